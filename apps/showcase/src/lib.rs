@@ -1,0 +1,42 @@
+//! The showcase: every lore demo in one window (a menu switches between them), or, without a
+//! display or with `--headless`, each demo rendered to `<out>/<name>.png`.
+#![deny(missing_docs)]
+
+pub mod bounce;
+pub mod demos;
+
+use lore_render::{Demo, RunArgs};
+
+/// The showcase's command line: the shared flags plus `--demo`.
+#[derive(clap::Parser, Debug)]
+#[command(name = "lore-showcase", version, about)]
+pub struct Cli {
+    /// The flags every lore demo app shares.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Run only this demo (repeatable); default: all of them.
+    #[arg(long = "demo", value_name = "NAME")]
+    pub demos: Vec<String>,
+    /// List the demos and exit.
+    #[arg(long)]
+    pub list: bool,
+}
+
+/// The demos named in `names` (all when empty), in menu order.
+///
+/// # Errors
+/// A message naming the unknown demo and the known ones.
+pub fn select(names: &[String]) -> Result<Vec<Box<dyn Demo>>, String> {
+    let all = demos::all();
+    let known: Vec<&str> = all.iter().map(|d| d.name()).collect();
+    if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
+        return Err(format!(
+            "unknown demo `{bad}`; known demos: {}",
+            known.join(", ")
+        ));
+    }
+    Ok(all
+        .into_iter()
+        .filter(|d| names.is_empty() || names.iter().any(|n| n == d.name()))
+        .collect())
+}

@@ -1,0 +1,75 @@
+//! The small wgpu layer lore's demo apps share.
+//!
+//! - [`Demo`](demo::Demo): the contract every demo implements — a fixed time step
+//!   ([`demo::DT`]), a seed, drawing into a [`Batch`], an optional egui side panel and one line
+//!   of statistics;
+//! - [`Batch`]: a 2D batch of lines, disks, circles, rectangles, polygons, sprites and text
+//!   labels in world coordinates (y up), seen through a [`Camera`] (pan, zoom);
+//! - [`run`]: the shared runner — a window (feature `window`: winit + wgpu surface + egui) or,
+//!   without a display or with `--headless`, 1280×720 offscreen frames written as PNGs, through
+//!   the same draw code;
+//! - [`RunArgs`]: the shared flags (`--headless`, `--frames N`, `--out DIR`, `--seed S`) as a
+//!   clap struct apps flatten into their own parsers;
+//! - [`gpu`]: adapter selection that works without a GPU (Vulkan lavapipe first, GL llvmpipe
+//!   as fallback) and says which Debian package to install when nothing is found.
+//!
+//! # Example: a demo rendered headless
+//!
+//! ```no_run
+//! use lore_render::{Batch, Color, Input, demo::Demo, headless::Headless, glam::vec2};
+//!
+//! struct Dot;
+//! impl Demo for Dot {
+//!     fn name(&self) -> &'static str { "dot" }
+//!     fn reset(&mut self, _seed: u64) {}
+//!     fn step(&mut self, _input: &Input) {}
+//!     fn draw(&self, batch: &mut Batch) { batch.disk(vec2(0.0, 0.0), 2.0, Color::RED); }
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut headless = Headless::new()?;
+//! let frame = headless.run(&mut Dot, 1, 10);
+//! assert!(lore_render::headless::close(frame.pixel(640, 360).unwrap(), Color::RED, 2));
+//! frame.save_png(std::path::Path::new("dot.png"))?;
+//! # Ok(()) }
+//! ```
+//!
+//! # Conventions
+//!
+//! World space is y-up in world units; pixels (origin top left, y down) appear only in
+//! [`Camera::screen_to_world`] / [`Camera::world_to_screen`] and screen-space labels. Colours
+//! are sRGB bytes ([`Color`]) and blending happens in sRGB space, like egui.
+//!
+//! # Feature flags
+//!
+//! - `window`: the windowed runner (winit, egui-winit). Without it [`run`] is headless only
+//!   and returns [`RunError::NoWindowSupport`] when a window is asked for.
+#![deny(missing_docs)]
+
+pub mod args;
+pub mod batch;
+pub mod camera;
+pub mod color;
+pub mod demo;
+mod frame;
+pub mod gpu;
+pub mod headless;
+pub mod input;
+pub mod renderer;
+pub mod run;
+pub mod texture;
+#[cfg(feature = "window")]
+mod window;
+
+pub use args::RunArgs;
+pub use batch::{Anchor, Batch};
+pub use camera::Camera;
+pub use color::Color;
+pub use demo::Demo;
+/// The egui version the side panels use, re-exported so apps match it.
+pub use egui;
+/// The glam version of every lore API, re-exported for convenience.
+pub use glam;
+pub use input::{Input, Key, MouseButton};
+pub use run::{RunError, Shot, run};
+pub use texture::Texture;

@@ -1,0 +1,103 @@
+//! The shared runner: a window when there is a display, PNGs when there is not.
+
+use crate::args::RunArgs;
+use crate::demo::Demo;
+use crate::frame::caption;
+use crate::gpu::GpuError;
+use crate::headless::Headless;
+use std::path::PathBuf;
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// No adapter or device (the message names the package to install).
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// A PNG or its folder could not be written.
+    #[error("could not write {path}: {source}")]
+    Io {
+        /// The path being written.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The window could not be opened or the event loop failed.
+    #[error("window: {0}")]
+    Window(String),
+    /// A windowed run was asked of a build without the `window` feature.
+    #[error("this build has no window support (lore-render's `window` feature); use --headless")]
+    NoWindowSupport,
+    /// `run` was given no demos.
+    #[error("no demos to run")]
+    NoDemos,
+}
+
+/// What a headless run produced, one entry per demo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shot {
+    /// The demo's name.
+    pub name: String,
+    /// Where its PNG was written.
+    pub path: PathBuf,
+    /// Its statistics line after the last step.
+    pub stats: String,
+}
+
+/// Runs `demos`: windowed when a display is available and `--headless` is not given (one
+/// window, a menu to switch demos), otherwise headless: each demo is reset with `--seed`,
+/// stepped `--frames` times and written to `<out>/<name>.png`, with one line printed per demo.
+///
+/// # Errors
+/// [`RunError`]; apps print it on one line and exit non-zero.
+pub fn run(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec<Shot>, RunError> {
+    if demos.is_empty() {
+        return Err(RunError::NoDemos);
+    }
+    if args.is_headless() {
+        run_headless(demos, args)
+    } else {
+        run_windowed(demos, args).map(|()| Vec::new())
+    }
+}
+
+/// The headless half of [`run`].
+///
+/// # Errors
+/// [`RunError::Gpu`] or [`RunError::Io`].
+pub fn run_headless(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec<Shot>, RunError> {
+    let io = |path: &PathBuf| {
+        let path = path.clone();
+        move |source| RunError::Io { path, source }
+    };
+    std::fs::create_dir_all(&args.out).map_err(io(&args.out))?;
+    let mut headless = Headless::new()?;
+    println!(
+        "rendering {} demo(s) headless on {} into {}",
+        demos.len(),
+        headless.gpu().describe(),
+        args.out.display()
+    );
+    let mut shots = Vec::new();
+    for demo in &mut demos {
+        let frame = headless.run(demo.as_mut(), args.seed, args.frames());
+        let path = args.out.join(format!("{}.png", demo.name()));
+        frame.save_png(&path).map_err(io(&path))?;
+        println!("  {}  -> {}", caption(demo.as_ref()), path.display());
+        shots.push(Shot {
+            name: demo.name().to_string(),
+            path,
+            stats: demo.stats(),
+        });
+    }
+    Ok(shots)
+}
+
+#[cfg(feature = "window")]
+fn run_windowed(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<(), RunError> {
+    crate::window::run(demos, args)
+}
+
+#[cfg(not(feature = "window"))]
+fn run_windowed(_demos: Vec<Box<dyn Demo>>, _args: &RunArgs) -> Result<(), RunError> {
+    Err(RunError::NoWindowSupport)
+}

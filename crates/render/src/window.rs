@@ -1,0 +1,537 @@
+//! The windowed runner (feature `window`): winit + a wgpu surface + egui panels.
+//!
+//! Controls: the side panel switches demos, resets (with a seed), pauses and single-steps;
+//! right or middle drag pans, the wheel zooms (unless the demo wants it), `Home` in the panel
+//! resets the camera.
+
+use crate::args::RunArgs;
+use crate::batch::Batch;
+use crate::camera::Camera;
+use crate::demo::{DT, Demo};
+use crate::frame::{self, Target};
+use crate::gpu::Gpu;
+use crate::input::{Input, Key, MouseButton};
+use crate::renderer::Renderer;
+use crate::run::RunError;
+use glam::{Vec2, vec2};
+use std::sync::Arc;
+use std::time::Instant;
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::{Key as WKey, NamedKey};
+use winit::window::{Window, WindowId};
+
+/// Most simulation steps taken in one frame when the window falls behind.
+const MAX_STEPS_PER_FRAME: u32 = 4;
+
+pub(crate) fn run(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<(), RunError> {
+    let event_loop = EventLoop::new().map_err(|e| RunError::Window(e.to_string()))?;
+    let mut app = App::new(demos, args);
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| RunError::Window(e.to_string()))?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+struct Gfx {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    gpu: Gpu,
+    config: wgpu::SurfaceConfiguration,
+    renderer: Renderer,
+    msaa: Option<wgpu::Texture>,
+    egui_state: egui_winit::State,
+}
+
+/// State of the controls in the side panel.
+struct Controls {
+    current: usize,
+    seed: u64,
+    paused: bool,
+    single_step: bool,
+    reset: bool,
+    reset_camera: bool,
+    switch_to: Option<usize>,
+}
+
+struct App {
+    demos: Vec<Box<dyn Demo>>,
+    controls: Controls,
+    frame_limit: Option<u32>,
+    frames: u32,
+    gfx: Option<Gfx>,
+    ctx: egui::Context,
+    batch: Batch,
+    camera: Camera,
+    input: Input,
+    cursor_px: Vec2,
+    scene_px: egui::Rect,
+    drag_from: Option<Vec2>,
+    last: Instant,
+    accumulator: f32,
+    fps: f32,
+    error: Option<RunError>,
+}
+
+impl App {
+    fn new(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Self {
+        demos[0].reset(args.seed);
+        let camera = demos[0].camera();
+        Self {
+            demos,
+            controls: Controls {
+                current: 0,
+                seed: args.seed,
+                paused: false,
+                single_step: false,
+                reset: false,
+                reset_camera: false,
+                switch_to: None,
+            },
+            frame_limit: args.frames,
+            frames: 0,
+            gfx: None,
+            ctx: egui::Context::default(),
+            batch: Batch::new(camera, vec2(1.0, 1.0)),
+            camera,
+            input: Input::default(),
+            cursor_px: Vec2::ZERO,
+            scene_px: egui::Rect::NOTHING,
+            drag_from: None,
+            last: Instant::now(),
+            accumulator: 0.0,
+            fps: 0.0,
+            error: None,
+        }
+    }
+
+    fn fail(&mut self, el: &ActiveEventLoop, e: RunError) {
+        self.error = Some(e);
+        el.exit();
+    }
+
+    fn init(&mut self, el: &ActiveEventLoop) -> Result<(), RunError> {
+        let attrs = Window::default_attributes()
+            .with_title("lore")
+            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 760.0));
+        let window = Arc::new(
+            el.create_window(attrs)
+                .map_err(|e| RunError::Window(e.to_string()))?,
+        );
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(el.owned_display_handle()),
+            ));
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(crate::gpu::GpuError::from)?;
+        let gpu = Gpu::from_instance(instance, Some(&surface))?;
+        println!("window on {}", gpu.describe());
+        let size = window.inner_size();
+        let caps = surface.get_capabilities(&gpu.adapter);
+        // egui and lore blend in sRGB space: prefer a plain (non-sRGB) target format.
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| !f.is_srgb())
+            .unwrap_or(caps.formats[0]);
+        let mut config = surface
+            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
+            .ok_or_else(|| RunError::Window("the adapter cannot present to this window".into()))?;
+        config.format = format;
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        surface.configure(&gpu.device, &config);
+        let samples = if gpu
+            .adapter
+            .get_texture_format_features(format)
+            .flags
+            .sample_count_supported(4)
+        {
+            4
+        } else {
+            1
+        };
+        let renderer = Renderer::new(&gpu.device, &gpu.queue, format, samples);
+        let egui_state = egui_winit::State::new(
+            self.ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            None,
+        );
+        let mut gfx = Gfx {
+            window,
+            surface,
+            gpu,
+            config,
+            renderer,
+            msaa: None,
+            egui_state,
+        };
+        gfx.make_msaa();
+        gfx.window.request_redraw();
+        self.gfx = Some(gfx);
+        self.last = Instant::now();
+        Ok(())
+    }
+
+    /// Applies the panel's requests (switch demo, reset) before stepping.
+    fn apply_controls(&mut self) {
+        if let Some(i) = self.controls.switch_to.take() {
+            self.controls.current = i;
+            self.controls.reset = true;
+            self.controls.reset_camera = true;
+        }
+        let demo = &mut self.demos[self.controls.current];
+        if std::mem::take(&mut self.controls.reset) {
+            demo.reset(self.controls.seed);
+        }
+        if std::mem::take(&mut self.controls.reset_camera) {
+            self.camera = demo.camera();
+        }
+    }
+
+    fn scene_size(&self) -> Vec2 {
+        vec2(self.scene_px.width(), self.scene_px.height()).max(Vec2::ONE)
+    }
+
+    fn redraw(&mut self, el: &ActiveEventLoop) {
+        self.apply_controls();
+        // Fixed steps: in real time, or exactly one per frame when the run is frame-limited
+        // (so `--frames N` steps every demo the same number of times as headless).
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f32();
+        self.last = now;
+        self.fps = if self.fps == 0.0 {
+            1.0 / elapsed.max(1e-3)
+        } else {
+            0.95 * self.fps + 0.05 / elapsed.max(1e-3)
+        };
+        let steps = if self.controls.paused {
+            u32::from(std::mem::take(&mut self.controls.single_step))
+        } else if self.frame_limit.is_some() {
+            1
+        } else {
+            self.accumulator = (self.accumulator + elapsed).min(MAX_STEPS_PER_FRAME as f32 * DT);
+            let n = (self.accumulator / DT) as u32;
+            self.accumulator -= n as f32 * DT;
+            n
+        };
+        let scene = self.scene_size();
+        let over_ui = self.ctx.is_pointer_over_egui();
+        let local = self.cursor_px - vec2(self.scene_px.min.x, self.scene_px.min.y);
+        self.input.mouse = self.camera.screen_to_world(local, scene);
+        self.input.mouse_in_view = !over_ui
+            && self
+                .scene_px
+                .contains(egui::pos2(self.cursor_px.x, self.cursor_px.y));
+        let demo_index = self.controls.current;
+        if !self.demos[demo_index].wants_wheel()
+            && self.input.wheel != 0.0
+            && self.input.mouse_in_view
+        {
+            self.camera
+                .zoom_at(1.15f32.powf(self.input.wheel), local, scene);
+            self.input.wheel = 0.0;
+        }
+        for _ in 0..steps {
+            self.demos[demo_index].step(&self.input);
+            self.input.end_step();
+        }
+
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let surface_texture = match gfx.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gfx.surface.configure(&gfx.gpu.device, &gfx.config);
+                gfx.window.request_redraw();
+                return;
+            }
+            _ => {
+                gfx.window.request_redraw();
+                return;
+            }
+        };
+        let ppp = gfx.window.scale_factor() as f32;
+        let raw = gfx.egui_state.take_egui_input(&gfx.window);
+        let names: Vec<(&'static str, &'static str)> = self
+            .demos
+            .iter()
+            .map(|d| (d.name(), d.description()))
+            .collect();
+        let controls = &mut self.controls;
+        let fps = self.fps;
+        let frame_info = (self.frames, self.frame_limit);
+        let mut panels = |ui: &mut egui::Ui, demo: &mut dyn Demo| {
+            side_panels(ui, demo, &names, controls, fps, frame_info)
+        };
+        let demo = self.demos[demo_index].as_mut();
+        let (output, scene_pt) = frame::layout(
+            &self.ctx,
+            raw,
+            demo,
+            &self.camera,
+            &mut self.batch,
+            ppp,
+            Some(&mut panels),
+        );
+        self.scene_px = egui::Rect::from_min_max(
+            (scene_pt.min.to_vec2() * ppp).to_pos2(),
+            (scene_pt.max.to_vec2() * ppp).to_pos2(),
+        );
+        gfx.egui_state
+            .handle_platform_output(&gfx.window, output.platform_output.clone());
+
+        let view = surface_texture
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let msaa_view = gfx
+            .msaa
+            .as_ref()
+            .map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
+        let size = [gfx.config.width, gfx.config.height];
+        let target = match &msaa_view {
+            Some(v) => Target {
+                view: v,
+                resolve: Some(&view),
+                size,
+            },
+            None => Target {
+                view: &view,
+                resolve: None,
+                size,
+            },
+        };
+        let mut encoder = gfx
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("lore window frame"),
+            });
+        frame::encode(
+            &gfx.gpu.device,
+            &gfx.gpu.queue,
+            &mut gfx.renderer,
+            &mut encoder,
+            &target,
+            &self.batch,
+            self.scene_px,
+            &self.ctx,
+            output,
+        );
+        gfx.gpu.queue.submit([encoder.finish()]);
+        gfx.window.pre_present_notify();
+        gfx.gpu.queue.present(surface_texture);
+
+        self.frames += 1;
+        if self.frame_limit.is_some_and(|n| self.frames >= n) {
+            println!("{} frames presented", self.frames);
+            el.exit();
+        } else {
+            gfx.window.request_redraw();
+        }
+    }
+}
+
+impl Gfx {
+    fn make_msaa(&mut self) {
+        let samples = self.renderer.samples();
+        self.msaa = (samples > 1).then(|| {
+            self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("lore window msaa"),
+                size: wgpu::Extent3d {
+                    width: self.config.width,
+                    height: self.config.height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: self.config.format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+        });
+    }
+
+    fn resize(&mut self, width: u32, height: u32) {
+        if width == 0 || height == 0 {
+            return;
+        }
+        self.config.width = width;
+        self.config.height = height;
+        self.surface.configure(&self.gpu.device, &self.config);
+        self.make_msaa();
+    }
+}
+
+/// The side panel (menu, description, controls, the demo's own UI) and the statistics bar.
+fn side_panels(
+    ui: &mut egui::Ui,
+    demo: &mut dyn Demo,
+    names: &[(&'static str, &'static str)],
+    controls: &mut Controls,
+    fps: f32,
+    (frames, limit): (u32, Option<u32>),
+) {
+    egui::Panel::bottom("lore-stats").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.monospace(format!("{:5.1} fps", fps));
+            if let Some(limit) = limit {
+                ui.monospace(format!("frame {frames}/{limit}"));
+            }
+            ui.separator();
+            ui.label(demo.stats());
+        });
+    });
+    egui::Panel::left("lore-menu")
+        .default_size(260.0)
+        .show(ui, |ui| {
+            ui.heading("lore");
+            if names.len() > 1 {
+                for (i, (name, description)) in names.iter().enumerate() {
+                    let selected = i == controls.current;
+                    if ui
+                        .selectable_label(selected, *name)
+                        .on_hover_text(*description)
+                        .clicked()
+                        && !selected
+                    {
+                        controls.switch_to = Some(i);
+                    }
+                }
+                ui.separator();
+            }
+            ui.strong(demo.name());
+            if !demo.description().is_empty() {
+                ui.label(demo.description());
+            }
+            ui.horizontal(|ui| {
+                if ui.button("Reset").clicked() {
+                    controls.reset = true;
+                }
+                let label = if controls.paused { "Run" } else { "Pause" };
+                if ui.button(label).clicked() {
+                    controls.paused = !controls.paused;
+                }
+                if ui
+                    .add_enabled(controls.paused, egui::Button::new("Step"))
+                    .clicked()
+                {
+                    controls.single_step = true;
+                }
+                if ui
+                    .button("Home")
+                    .on_hover_text("reset the camera")
+                    .clicked()
+                {
+                    controls.reset_camera = true;
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label("seed");
+                if ui.add(egui::DragValue::new(&mut controls.seed)).changed() {
+                    controls.reset = true;
+                }
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| demo.ui(ui));
+        });
+}
+
+fn map_key(key: &WKey) -> Option<Key> {
+    Some(match key {
+        WKey::Named(NamedKey::ArrowLeft) => Key::Left,
+        WKey::Named(NamedKey::ArrowRight) => Key::Right,
+        WKey::Named(NamedKey::ArrowUp) => Key::Up,
+        WKey::Named(NamedKey::ArrowDown) => Key::Down,
+        WKey::Named(NamedKey::Space) => Key::Space,
+        WKey::Named(NamedKey::Enter) => Key::Enter,
+        WKey::Named(NamedKey::Escape) => Key::Escape,
+        WKey::Named(NamedKey::Tab) => Key::Tab,
+        WKey::Named(NamedKey::Backspace) => Key::Backspace,
+        WKey::Named(NamedKey::Shift) => Key::Shift,
+        WKey::Named(NamedKey::Control) => Key::Control,
+        WKey::Character(s) => {
+            let c = s.chars().next()?.to_ascii_lowercase();
+            if c == ' ' { Key::Space } else { Key::Char(c) }
+        }
+        _ => return None,
+    })
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, el: &ActiveEventLoop) {
+        if self.gfx.is_none()
+            && let Err(e) = self.init(el)
+        {
+            self.fail(el, e);
+        }
+    }
+
+    fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let consumed = gfx.egui_state.on_window_event(&gfx.window, &event).consumed;
+        match event {
+            WindowEvent::CloseRequested => el.exit(),
+            WindowEvent::Resized(size) => gfx.resize(size.width, size.height),
+            WindowEvent::RedrawRequested => self.redraw(el),
+            WindowEvent::Focused(false) => self.input.release_all(),
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let Some(key) = map_key(&event.logical_key) {
+                    match event.state {
+                        ElementState::Pressed if !consumed => self.input.press_key(key),
+                        ElementState::Released => self.input.release_key(key),
+                        ElementState::Pressed => {}
+                    }
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let p = vec2(position.x as f32, position.y as f32);
+                if let Some(from) = self.drag_from {
+                    self.camera.pan_pixels(p - from, self.scene_size());
+                    self.drag_from = Some(p);
+                }
+                self.cursor_px = p;
+            }
+            WindowEvent::MouseInput { state, button, .. } => {
+                let in_scene = !self.ctx.is_pointer_over_egui();
+                let button = match button {
+                    winit::event::MouseButton::Left => MouseButton::Left,
+                    winit::event::MouseButton::Right => MouseButton::Right,
+                    winit::event::MouseButton::Middle => MouseButton::Middle,
+                    _ => return,
+                };
+                match state {
+                    ElementState::Pressed if in_scene => {
+                        self.input.press_button(button);
+                        if button != MouseButton::Left {
+                            self.drag_from = Some(self.cursor_px);
+                        }
+                    }
+                    ElementState::Pressed => {}
+                    ElementState::Released => {
+                        self.input.release_button(button);
+                        if button != MouseButton::Left {
+                            self.drag_from = None;
+                        }
+                    }
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !consumed => {
+                self.input.wheel += match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+            }
+            _ => {}
+        }
+    }
+}
