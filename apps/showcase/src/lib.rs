@@ -20,6 +20,9 @@ pub struct Cli {
     /// List the demos and exit.
     #[arg(long)]
     pub list: bool,
+    /// Print the graphics adapter that would be used and exit (non-zero when none is found).
+    #[arg(long)]
+    pub probe: bool,
 }
 
 /// The demos named in `names` (all when empty), in menu order.

@@ -9,6 +9,18 @@ fn main() -> std::process::ExitCode {
         }
         return std::process::ExitCode::SUCCESS;
     }
+    if cli.probe {
+        return match lore_render::gpu::Gpu::headless() {
+            Ok(gpu) => {
+                println!("{}", gpu.describe());
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("lore-showcase: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     let result = select(&cli.demos)
         .map_err(|e| e.to_string())
         .and_then(|demos| lore_render::run(demos, &cli.run).map_err(|e| e.to_string()));

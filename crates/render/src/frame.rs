@@ -8,6 +8,9 @@ use crate::demo::Demo;
 use crate::renderer::{Renderer, paint_labels};
 use glam::vec2;
 
+/// Draws the window's panels around the scene, given the current demo.
+pub(crate) type Panels<'a> = &'a mut dyn FnMut(&mut egui::Ui, &mut dyn Demo);
+
 /// Runs egui for one frame. `panels` adds the window's side and bottom panels; without it the
 /// scene fills the frame and a caption (demo name and statistics) is drawn in its bottom-left
 /// corner. Returns egui's output and the scene rectangle in points.
@@ -18,7 +21,7 @@ pub(crate) fn layout(
     camera: &Camera,
     batch: &mut Batch,
     pixels_per_point: f32,
-    mut panels: Option<&mut dyn FnMut(&mut egui::Ui, &mut dyn Demo)>,
+    mut panels: Option<Panels<'_>>,
 ) -> (egui::FullOutput, egui::Rect) {
     let with_caption = panels.is_none();
     let mut scene = egui::Rect::NOTHING;

@@ -1,0 +1,50 @@
+# Shared helpers of lore's scripts; sourced, not run.
+
+# missing_packages PKG... : prints the Debian packages among PKG that are not installed.
+missing_packages() {
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf '%s ' "$p"
+  done
+}
+
+# ensure_packages PKG... : installs the missing ones with apt-get when we may (root, or
+# passwordless sudo); otherwise says what to install and fails.
+ensure_packages() {
+  local missing
+  missing=$(missing_packages "$@")
+  [ -z "$missing" ] && return 0
+  if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "lore: not a Debian-like system; please install the equivalents of: $missing" >&2
+    return 1
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      sudo="sudo"
+    else
+      echo "lore: missing Debian packages: $missing" >&2
+      echo "lore: install them with:  sudo apt-get install $missing" >&2
+      return 1
+    fi
+  fi
+  echo "lore: installing $missing"
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086  # word splitting of the package list is intended
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+}
+
+# stage NAME CMD... : runs a stage, timing it; stops the script on failure.
+stage() {
+  local name=$1; shift
+  local start=$SECONDS
+  echo
+  echo "==> $name"
+  if "$@"; then
+    echo "<== $name: ok ($((SECONDS - start)) s)"
+  else
+    local rc=$?
+    echo "<== $name: FAILED (exit $rc, $((SECONDS - start)) s)" >&2
+    exit "$rc"
+  fi
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs lore's showcase: a window with every demo when there is a display, otherwise each demo
+# rendered headless into target/lore-shots/ (printed at the end). Flags are passed through,
+# e.g. `scripts/demo.sh --demo bounce --frames 300` or `scripts/demo.sh --headless --out shots`.
+#
+# When no graphics adapter can be found it installs Debian's software Vulkan driver
+# (mesa-vulkan-drivers) if it may (root or passwordless sudo), and otherwise says what to
+# install and stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/common.sh
+
+cargo build --release -p lore-showcase
+bin=target/release/lore-showcase
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+  XDG_RUNTIME_DIR=$(mktemp -d)
+  export XDG_RUNTIME_DIR
+fi
+if ! "$bin" --probe >/dev/null 2>&1; then
+  echo "lore: no graphics adapter found; the software Vulkan driver is needed"
+  ensure_packages mesa-vulkan-drivers
+  "$bin" --probe
+fi
+exec "$bin" "$@"
