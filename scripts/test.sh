@@ -18,7 +18,7 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
 fi
 
 total=$SECONDS
-stage "system packages" ensure_packages mesa-vulkan-drivers xvfb xauth valgrind
+stage "system packages" ensure_packages mesa-vulkan-drivers libegl1 libegl-mesa0 xvfb xauth valgrind
 stage "format" cargo fmt --all --check
 stage "clippy (default members)" cargo clippy --all-targets -- -D warnings
 stage "tests (default members, GPU tests on lavapipe)" cargo test

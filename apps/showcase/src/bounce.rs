@@ -60,11 +60,7 @@ impl Bounce {
         for y in 0..8 {
             for x in 0..8 {
                 let on = (x + y) % 2 == 0;
-                rgba.extend_from_slice(if on {
-                    &[255, 255, 255, 255]
-                } else {
-                    &[40, 40, 40, 255]
-                });
+                rgba.extend_from_slice(if on { &[255, 255, 255, 255] } else { &[40, 40, 40, 255] });
             }
         }
         Self {
@@ -87,10 +83,7 @@ impl Bounce {
     #[must_use]
     pub fn energy(&self) -> f32 {
         let g = if self.gravity { -GRAVITY } else { 0.0 };
-        self.bodies
-            .iter()
-            .map(|b| 0.5 * b.vel.length_squared() + g * (b.pos.y + HALF_BOX.y))
-            .sum()
+        self.bodies.iter().map(|b| 0.5 * b.vel.length_squared() + g * (b.pos.y + HALF_BOX.y)).sum()
     }
 }
 
@@ -115,14 +108,7 @@ impl Demo for Bounce {
                 (splitmix(&mut s) * 2.0 - 1.0) * (HALF_BOX.y - radius),
             );
             let vel = vec2(splitmix(&mut s) * 16.0 - 8.0, splitmix(&mut s) * 16.0 - 8.0);
-            self.bodies.push(Body {
-                pos,
-                vel,
-                radius,
-                kind: i % 3,
-                angle: 0.0,
-                color: Color::palette(usize::from(i)),
-            });
+            self.bodies.push(Body { pos, vel, radius, kind: i % 3, angle: 0.0, color: Color::palette(usize::from(i)) });
         }
     }
 
@@ -180,42 +166,25 @@ impl Demo for Bounce {
                 }
                 1 => {
                     let h = b.radius * std::f32::consts::FRAC_1_SQRT_2;
-                    let corners = [vec2(-h, -h), vec2(h, -h), vec2(h, h), vec2(-h, h)]
-                        .map(|c| b.pos + rot.rotate(c));
+                    let corners = [vec2(-h, -h), vec2(h, -h), vec2(h, h), vec2(-h, h)].map(|c| b.pos + rot.rotate(c));
                     batch.polygon(&corners, b.color);
                     batch.polygon_outline(&corners, 2.0 * px, Color::WHITE);
                 }
                 _ => {
                     let tri: Vec<Vec2> = (0..3)
-                        .map(|k| {
-                            b.pos
-                                + b.radius
-                                    * Vec2::from_angle(
-                                        b.angle + k as f32 * std::f32::consts::TAU / 3.0,
-                                    )
-                        })
+                        .map(|k| b.pos + b.radius * Vec2::from_angle(b.angle + k as f32 * std::f32::consts::TAU / 3.0))
                         .collect();
                     batch.polygon(&tri, b.color);
                     batch.polygon_outline(&tri, 2.0 * px, Color::WHITE);
                 }
             }
-            batch.arrow(
-                b.pos,
-                b.pos + b.vel * 0.15,
-                2.0 * px,
-                Color::YELLOW.with_alpha(200),
-            );
+            batch.arrow(b.pos, b.pos + b.vel * 0.15, 2.0 * px, Color::YELLOW.with_alpha(200));
         }
         batch.text(vec2(0.0, HALF_BOX.y + 0.8), "bounce", 22.0, Color::WHITE);
     }
 
     fn camera(&self) -> Camera {
-        Camera::fit(
-            -HALF_BOX - vec2(0.0, 1.0),
-            HALF_BOX + vec2(0.0, 1.0),
-            16.0 / 9.0,
-            0.04,
-        )
+        Camera::fit(-HALF_BOX - vec2(0.0, 1.0), HALF_BOX + vec2(0.0, 1.0), 16.0 / 9.0, 0.04)
     }
 
     fn ui(&mut self, ui: &mut lore_render::egui::Ui) {
@@ -224,12 +193,7 @@ impl Demo for Bounce {
     }
 
     fn stats(&self) -> String {
-        format!(
-            "{} bodies, {} wall bounces, energy {:.1}",
-            self.bodies.len(),
-            self.bounces,
-            self.energy()
-        )
+        format!("{} bodies, {} wall bounces, energy {:.1}", self.bodies.len(), self.bounces, self.energy())
     }
 }
 

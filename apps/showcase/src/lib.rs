@@ -33,13 +33,7 @@ pub fn select(names: &[String]) -> Result<Vec<Box<dyn Demo>>, String> {
     let all = demos::all();
     let known: Vec<&str> = all.iter().map(|d| d.name()).collect();
     if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-        return Err(format!(
-            "unknown demo `{bad}`; known demos: {}",
-            known.join(", ")
-        ));
+        return Err(format!("unknown demo `{bad}`; known demos: {}", known.join(", ")));
     }
-    Ok(all
-        .into_iter()
-        .filter(|d| names.is_empty() || names.iter().any(|n| n == d.name()))
-        .collect())
+    Ok(all.into_iter().filter(|d| names.is_empty() || names.iter().any(|n| n == d.name())).collect())
 }

@@ -15,23 +15,13 @@ struct Png {
 
 impl Png {
     fn read(path: &Path) -> Png {
-        let decoder = png::Decoder::new(std::io::BufReader::new(
-            std::fs::File::open(path).expect("open PNG"),
-        ));
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("open PNG")));
         let mut reader = decoder.read_info().expect("PNG header");
         let mut buf = vec![0; reader.output_buffer_size().expect("PNG size")];
         let info = reader.next_frame(&mut buf).expect("PNG data");
-        assert_eq!(
-            info.color_type,
-            png::ColorType::Rgba,
-            "the showcase writes RGBA PNGs"
-        );
+        assert_eq!(info.color_type, png::ColorType::Rgba, "the showcase writes RGBA PNGs");
         buf.truncate(info.buffer_size());
-        Png {
-            width: info.width,
-            height: info.height,
-            rgba: buf,
-        }
+        Png { width: info.width, height: info.height, rgba: buf }
     }
 
     fn pixel(&self, x: u32, y: u32) -> [u8; 3] {
@@ -40,10 +30,7 @@ impl Png {
     }
 
     fn count(&self, x0: u32, y0: u32, x1: u32, y1: u32, pred: impl Fn([u8; 3]) -> bool) -> usize {
-        (y0..y1)
-            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-            .filter(|&(x, y)| pred(self.pixel(x, y)))
-            .count()
+        (y0..y1).flat_map(|y| (x0..x1).map(move |x| (x, y))).filter(|&(x, y)| pred(self.pixel(x, y))).count()
     }
 }
 
@@ -53,51 +40,62 @@ fn near(a: [u8; 3], b: [u8; 3], tol: u8) -> bool {
 
 #[test]
 fn headless_showcase_draws_bounce() {
-    let out = tempdir("headless");
+    check_bounce("vulkan", None);
+}
+
+/// The GL fallback (llvmpipe through EGL) draws the same picture.
+#[test]
+fn headless_showcase_draws_bounce_on_gl() {
+    check_bounce("gl", Some("gl"));
+}
+
+#[test]
+fn probe_without_adapter_names_the_package() {
+    // No Metal adapter exists on Linux: the same path as a machine without any driver.
     let output = Command::new(env!("CARGO_BIN_EXE_lore-showcase"))
-        .args([
-            "--headless",
-            "--demo",
-            "bounce",
-            "--frames",
-            "60",
-            "--seed",
-            "5",
-            "--out",
-        ])
-        .arg(&out)
+        .arg("--probe")
+        .env("WGPU_BACKEND", "metal")
         .output()
         .expect("run lore-showcase");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no graphics adapter found") && stderr.contains("apt-get install mesa-vulkan-drivers"),
+        "{stderr}"
+    );
+}
+
+fn check_bounce(name: &str, backend: Option<&str>) {
+    let out = tempdir(name);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lore-showcase"));
+    command.args(["--headless", "--demo", "bounce", "--frames", "60", "--seed", "5", "--out"]).arg(&out);
+    if let Some(backend) = backend {
+        command.env("WGPU_BACKEND", backend);
+    }
+    let output = command.output().expect("run lore-showcase");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
         "lore-showcase failed (a GPU adapter is needed: install mesa-vulkan-drivers)\nstdout:\n{stdout}\nstderr:\n{stderr}"
     );
-    assert!(
-        stdout.contains("bounce: 12 bodies"),
-        "statistics line missing:\n{stdout}"
-    );
+    assert!(stdout.contains("bounce: 12 bodies"), "statistics line missing:\n{stdout}");
+    if let Some(backend) = backend {
+        assert!(stdout.to_lowercase().contains(&format!("{backend}, ")), "not on the {backend} backend:\n{stdout}");
+    }
 
     let png = Png::read(&out.join("bounce.png"));
     assert_eq!((png.width, png.height), (1280, 720));
     // Background: the frame's corners are the demo background colour (24, 28, 36).
     for (x, y) in [(2, 2), (1277, 2)] {
-        assert!(
-            near(png.pixel(x, y), [24, 28, 36], 2),
-            "corner ({x},{y}) = {:?}",
-            png.pixel(x, y)
-        );
+        assert!(near(png.pixel(x, y), [24, 28, 36], 2), "corner ({x},{y}) = {:?}", png.pixel(x, y));
     }
     // The box outline: grey (128, 128, 128) at the middle of the left and right walls. The box
     // is 32x18 world units framed with 4% margin in a 20-unit-high view: its left wall sits near
     // x = 108 px in a 1280 px frame.
     let grey_left = png.count(95, 300, 125, 420, |p| near(p, [128, 128, 128], 6));
     let grey_right = png.count(1155, 300, 1185, 420, |p| near(p, [128, 128, 128], 6));
-    assert!(
-        grey_left > 100 && grey_right > 100,
-        "walls: left {grey_left} right {grey_right}"
-    );
+    assert!(grey_left > 100 && grey_right > 100, "walls: left {grey_left} right {grey_right}");
     // Inside the box: many saturated shape pixels (the 12 bodies), and every body is inside.
     let saturated = |p: [u8; 3]| {
         let max = *p.iter().max().unwrap();
@@ -110,10 +108,7 @@ fn headless_showcase_draws_bounce() {
     // to alternate dark and light stripes.
     let floor_light = png.count(120, 662, 1160, 692, |p| near(p, [90, 100, 120], 8));
     let floor_dark = png.count(120, 662, 1160, 692, |p| near(p, [14, 16, 19], 8));
-    assert!(
-        floor_light > 5_000 && floor_dark > 5_000,
-        "floor sprite: light {floor_light} dark {floor_dark}"
-    );
+    assert!(floor_light > 5_000 && floor_dark > 5_000, "floor sprite: light {floor_light} dark {floor_dark}");
     // The title label in white-ish pixels near the top centre.
     let title = png.count(560, 15, 720, 50, |p| p.iter().all(|&c| c > 200));
     assert!(title > 30, "title text pixels: {title}");
@@ -127,10 +122,7 @@ fn unknown_demo_is_a_clear_error() {
         .expect("run lore-showcase");
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("unknown demo `nope`") && stderr.contains("bounce"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("unknown demo `nope`") && stderr.contains("bounce"), "{stderr}");
 }
 
 fn tempdir(name: &str) -> std::path::PathBuf {

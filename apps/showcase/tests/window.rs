@@ -9,10 +9,7 @@ use std::process::Command;
 #[test]
 fn window_opens_under_xvfb_and_closes_after_frames() {
     let xvfb = Command::new("xvfb-run").arg("--help").output();
-    assert!(
-        xvfb.is_ok(),
-        "xvfb-run not found: install the Debian packages xvfb and xauth (scripts/test.sh does)"
-    );
+    assert!(xvfb.is_ok(), "xvfb-run not found: install the Debian packages xvfb and xauth (scripts/test.sh does)");
     let output = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_lore-showcase"))
@@ -22,13 +19,7 @@ fn window_opens_under_xvfb_and_closes_after_frames() {
         .expect("run xvfb-run");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "windowed showcase failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
+    assert!(output.status.success(), "windowed showcase failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(stdout.contains("window on "), "no adapter line:\n{stdout}");
-    assert!(
-        stdout.contains("30 frames presented"),
-        "did not present 30 frames:\n{stdout}"
-    );
+    assert!(stdout.contains("30 frames presented"), "did not present 30 frames:\n{stdout}");
 }

@@ -38,12 +38,7 @@ pub struct RunArgs {
 
 impl Default for RunArgs {
     fn default() -> Self {
-        Self {
-            headless: false,
-            frames: None,
-            out: PathBuf::from("target/lore-shots"),
-            seed: 1,
-        }
+        Self { headless: false, frames: None, out: PathBuf::from("target/lore-shots"), seed: 1 }
     }
 }
 

@@ -173,12 +173,7 @@ impl Batch {
 
     /// Appends a triangle list: `positions` with `uvs` (same length), indices relative to the
     /// first new vertex. Every other shape goes through here.
-    fn push(
-        &mut self,
-        texture: Option<&Texture>,
-        verts: impl IntoIterator<Item = Vertex>,
-        idx: &[u32],
-    ) {
+    fn push(&mut self, texture: Option<&Texture>, verts: impl IntoIterator<Item = Vertex>, idx: &[u32]) {
         let base = self.vertices.len() as u32;
         self.vertices.extend(verts);
         let first = self.indices.len() as u32;
@@ -193,20 +188,12 @@ impl Batch {
             Some(cmd) if same_texture(cmd) && cmd.first_index + cmd.index_count == first => {
                 cmd.index_count += count;
             }
-            _ => self.commands.push(DrawCmd {
-                texture: texture.cloned(),
-                first_index: first,
-                index_count: count,
-            }),
+            _ => self.commands.push(DrawCmd { texture: texture.cloned(), first_index: first, index_count: count }),
         }
     }
 
     fn plain(pos: Vec2, color: Color) -> Vertex {
-        Vertex {
-            pos: pos.to_array(),
-            uv: WHITE_UV,
-            color: color.to_u32(),
-        }
+        Vertex { pos: pos.to_array(), uv: WHITE_UV, color: color.to_u32() }
     }
 
     /// A filled triangle (either winding).
@@ -293,12 +280,7 @@ impl Batch {
 
     /// A circle outline `width` wide, centred on the radius.
     pub fn circle(&mut self, center: Vec2, radius: f32, width: f32, color: Color) {
-        self.ring(
-            center,
-            (radius - 0.5 * width).max(0.0),
-            radius + 0.5 * width,
-            color,
-        );
+        self.ring(center, (radius - 0.5 * width).max(0.0), radius + 0.5 * width, color);
     }
 
     /// A filled annulus between `inner` and `outer` radii.
@@ -309,10 +291,7 @@ impl Batch {
         let n = self.circle_segments(outer);
         let verts = (0..n).flat_map(|i| {
             let dir = Vec2::from_angle(i as f32 / n as f32 * TAU);
-            [
-                Self::plain(center + dir * inner, color),
-                Self::plain(center + dir * outer, color),
-            ]
+            [Self::plain(center + dir * inner, color), Self::plain(center + dir * outer, color)]
         });
         let idx: Vec<u32> = (0..n)
             .flat_map(|i| {
@@ -330,10 +309,7 @@ impl Batch {
 
     /// An axis-aligned rectangle outline, `width` wide, drawn inside `min..max`.
     pub fn rect_outline(&mut self, min: Vec2, max: Vec2, width: f32, color: Color) {
-        let w = width
-            .min(0.5 * (max.x - min.x))
-            .min(0.5 * (max.y - min.y))
-            .max(0.0);
+        let w = width.min(0.5 * (max.x - min.x)).min(0.5 * (max.y - min.y)).max(0.0);
         self.rect(min, vec2(max.x, min.y + w), color);
         self.rect(vec2(min.x, max.y - w), max, color);
         self.rect(vec2(min.x, min.y + w), vec2(min.x + w, max.y - w), color);
@@ -355,14 +331,7 @@ impl Batch {
 
     /// A textured rectangle of world `size` centred on `center`, turned by `rotation` radians
     /// (counter-clockwise), its texels multiplied by `tint` (use [`Color::WHITE`] for none).
-    pub fn sprite(
-        &mut self,
-        texture: &Texture,
-        center: Vec2,
-        size: Vec2,
-        rotation: f32,
-        tint: Color,
-    ) {
+    pub fn sprite(&mut self, texture: &Texture, center: Vec2, size: Vec2, rotation: f32, tint: Color) {
         let rot = Vec2::from_angle(rotation);
         let h = size * 0.5;
         // Image rows run top to bottom: uv (0,0) is the top-left corner of the sprite.
@@ -372,11 +341,8 @@ impl Batch {
             (vec2(h.x, h.y), [1.0, 0.0]),
             (vec2(-h.x, h.y), [0.0, 0.0]),
         ];
-        let verts = corners.map(|(off, uv)| Vertex {
-            pos: (center + rot.rotate(off)).to_array(),
-            uv,
-            color: tint.to_u32(),
-        });
+        let verts =
+            corners.map(|(off, uv)| Vertex { pos: (center + rot.rotate(off)).to_array(), uv, color: tint.to_u32() });
         self.push(Some(texture), verts, &[0, 1, 2, 0, 2, 3]);
     }
 
@@ -386,35 +352,14 @@ impl Batch {
     }
 
     /// A text label at world point `pos`, placed by `anchor`.
-    pub fn text_anchored(
-        &mut self,
-        pos: Vec2,
-        anchor: Anchor,
-        text: impl Into<String>,
-        size: f32,
-        color: Color,
-    ) {
-        self.labels.push(Label {
-            pos,
-            text: text.into(),
-            size,
-            color,
-            anchor,
-            screen: false,
-        });
+    pub fn text_anchored(&mut self, pos: Vec2, anchor: Anchor, text: impl Into<String>, size: f32, color: Color) {
+        self.labels.push(Label { pos, text: text.into(), size, color, anchor, screen: false });
     }
 
     /// A text label at pixel position `pixel` (origin top left), left-aligned: for legends and
     /// HUDs that stay put when the camera moves.
     pub fn screen_text(&mut self, pixel: Vec2, text: impl Into<String>, size: f32, color: Color) {
-        self.labels.push(Label {
-            pos: pixel,
-            text: text.into(),
-            size,
-            color,
-            anchor: Anchor::Left,
-            screen: true,
-        });
+        self.labels.push(Label { pos: pixel, text: text.into(), size, color, anchor: Anchor::Left, screen: true });
     }
 }
 
@@ -426,9 +371,7 @@ pub fn triangulate(points: &[Vec2]) -> Vec<u32> {
     if n < 3 {
         return Vec::new();
     }
-    let area2: f32 = (0..n)
-        .map(|i| points[i].perp_dot(points[(i + 1) % n]))
-        .sum();
+    let area2: f32 = (0..n).map(|i| points[i].perp_dot(points[(i + 1) % n])).sum();
     let mut ring: Vec<u32> = (0..n as u32).collect();
     if area2 < 0.0 {
         ring.reverse();
@@ -446,9 +389,7 @@ pub fn triangulate(points: &[Vec2]) -> Vec<u32> {
             if (pb - pa).perp_dot(pc - pb) <= 0.0 {
                 continue; // reflex or flat corner
             }
-            let inside = ring
-                .iter()
-                .any(|&o| o != a && o != b && o != c && point_in_triangle(p(o), pa, pb, pc));
+            let inside = ring.iter().any(|&o| o != a && o != b && o != c && point_in_triangle(p(o), pa, pb, pc));
             if !inside {
                 out.extend([a, b, c]);
                 ring.remove(k);
@@ -501,23 +442,13 @@ mod tests {
         let mut b = batch();
         b.disk(vec2(1.0, 2.0), 3.0, Color::RED);
         let a = area(&b);
-        assert!(
-            (a - std::f32::consts::PI * 9.0).abs() / a < 0.01,
-            "area {a}"
-        );
+        assert!((a - std::f32::consts::PI * 9.0).abs() / a < 0.01, "area {a}");
     }
 
     #[test]
     fn concave_polygon_area() {
         // An L shape of area 3, clockwise on purpose.
-        let l = [
-            vec2(0.0, 0.0),
-            vec2(0.0, 2.0),
-            vec2(1.0, 2.0),
-            vec2(1.0, 1.0),
-            vec2(2.0, 1.0),
-            vec2(2.0, 0.0),
-        ];
+        let l = [vec2(0.0, 0.0), vec2(0.0, 2.0), vec2(1.0, 2.0), vec2(1.0, 1.0), vec2(2.0, 1.0), vec2(2.0, 0.0)];
         let mut b = batch();
         b.polygon(&l, Color::GREEN);
         assert_eq!(b.triangle_count(), 4);
@@ -543,11 +474,7 @@ mod tests {
         assert_eq!(b.commands().len(), 3);
         let total: u32 = b.commands().iter().map(|c| c.index_count).sum();
         assert_eq!(total as usize, b.indices().len());
-        assert!(
-            b.indices()
-                .iter()
-                .all(|&i| (i as usize) < b.vertices().len())
-        );
+        assert!(b.indices().iter().all(|&i| (i as usize) < b.vertices().len()));
     }
 
     #[test]

@@ -18,10 +18,7 @@ pub struct Camera {
 impl Default for Camera {
     /// Centred on the origin, showing 20 world units vertically.
     fn default() -> Self {
-        Self {
-            center: Vec2::ZERO,
-            half_height: 10.0,
-        }
+        Self { center: Vec2::ZERO, half_height: 10.0 }
     }
 }
 
@@ -29,10 +26,7 @@ impl Camera {
     /// A camera centred on `center` showing `half_height * 2` world units vertically.
     #[must_use]
     pub fn new(center: Vec2, half_height: f32) -> Self {
-        Self {
-            center,
-            half_height,
-        }
+        Self { center, half_height }
     }
 
     /// A camera that shows the whole world rectangle `min..max` in a frame of aspect ratio
@@ -41,10 +35,7 @@ impl Camera {
     pub fn fit(min: Vec2, max: Vec2, aspect: f32, margin: f32) -> Self {
         let size = (max - min).abs().max(Vec2::splat(1e-6));
         let half_h = 0.5 * size.y.max(size.x / aspect.max(1e-6)) * (1.0 + 2.0 * margin);
-        Self {
-            center: (min + max) * 0.5,
-            half_height: half_h,
-        }
+        Self { center: (min + max) * 0.5, half_height: half_h }
     }
 
     /// World units per pixel in a frame `viewport_height` pixels high.
@@ -71,10 +62,7 @@ impl Camera {
     #[must_use]
     pub fn screen_to_world(&self, pixel: Vec2, viewport: Vec2) -> Vec2 {
         let h = self.half_extents(viewport);
-        let ndc = vec2(
-            pixel.x / viewport.x.max(1.0) * 2.0 - 1.0,
-            1.0 - pixel.y / viewport.y.max(1.0) * 2.0,
-        );
+        let ndc = vec2(pixel.x / viewport.x.max(1.0) * 2.0 - 1.0, 1.0 - pixel.y / viewport.y.max(1.0) * 2.0);
         self.center + ndc * h
     }
 
@@ -83,10 +71,7 @@ impl Camera {
     pub fn world_to_screen(&self, world: Vec2, viewport: Vec2) -> Vec2 {
         let h = self.half_extents(viewport);
         let ndc = (world - self.center) / h;
-        vec2(
-            (ndc.x + 1.0) * 0.5 * viewport.x,
-            (1.0 - ndc.y) * 0.5 * viewport.y,
-        )
+        vec2((ndc.x + 1.0) * 0.5 * viewport.x, (1.0 - ndc.y) * 0.5 * viewport.y)
     }
 
     /// Zooms by `factor` (> 1 zooms in) keeping the world point under `pixel` fixed.
@@ -130,20 +115,13 @@ mod tests {
     fn screen_world_round_trip() {
         let cam = Camera::new(vec2(3.0, -2.0), 5.0);
         let vp = vec2(1280.0, 720.0);
-        for p in [
-            vec2(0.0, 0.0),
-            vec2(640.0, 360.0),
-            vec2(1280.0, 720.0),
-            vec2(17.0, 500.0),
-        ] {
+        for p in [vec2(0.0, 0.0), vec2(640.0, 360.0), vec2(1280.0, 720.0), vec2(17.0, 500.0)] {
             let w = cam.screen_to_world(p, vp);
             let back = cam.world_to_screen(w, vp);
             assert!((back - p).length() < 1e-3, "{p} -> {w} -> {back}");
         }
         // y up: the top of the screen is the larger world y.
-        assert!(
-            cam.screen_to_world(vec2(0.0, 0.0), vp).y > cam.screen_to_world(vec2(0.0, 700.0), vp).y
-        );
+        assert!(cam.screen_to_world(vec2(0.0, 0.0), vp).y > cam.screen_to_world(vec2(0.0, 700.0), vp).y);
         assert_eq!(cam.screen_to_world(vec2(640.0, 360.0), vp), vec2(3.0, -2.0));
     }
 

@@ -65,12 +65,7 @@ impl Color {
     pub fn lerp(self, other: Color, t: f32) -> Self {
         let t = t.clamp(0.0, 1.0);
         let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8;
-        Self {
-            r: mix(self.r, other.r),
-            g: mix(self.g, other.g),
-            b: mix(self.b, other.b),
-            a: mix(self.a, other.a),
-        }
+        Self { r: mix(self.r, other.r), g: mix(self.g, other.g), b: mix(self.b, other.b), a: mix(self.a, other.a) }
     }
 
     /// A colour from hue (turns, wraps), saturation and value in `0..=1`; handy for palettes
@@ -144,10 +139,7 @@ mod tests {
     fn lerp_ends_and_middle() {
         assert_eq!(Color::BLACK.lerp(Color::WHITE, 0.0), Color::BLACK);
         assert_eq!(Color::BLACK.lerp(Color::WHITE, 1.0), Color::WHITE);
-        assert_eq!(
-            Color::BLACK.lerp(Color::WHITE, 0.5),
-            Color::rgb(128, 128, 128)
-        );
+        assert_eq!(Color::BLACK.lerp(Color::WHITE, 0.5), Color::rgb(128, 128, 128));
     }
 
     #[test]

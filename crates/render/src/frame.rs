@@ -29,28 +29,26 @@ pub(crate) fn layout(
         if let Some(panels) = panels.as_mut() {
             panels(ui, demo);
         }
-        egui::CentralPanel::default()
-            .frame(egui::Frame::NONE)
-            .show(ui, |ui| {
-                let rect = ui.max_rect();
-                scene = rect;
-                let size = vec2(rect.width(), rect.height()) * pixels_per_point;
-                batch.reset(*camera, size.max(glam::Vec2::ONE));
-                demo.draw(batch);
-                // Labels are laid out in pixels; egui paints in points.
-                let painter = ui.painter_at(rect);
-                paint_labels(&painter, batch, rect, pixels_per_point);
-                if with_caption {
-                    let caption = caption(demo);
-                    painter.text(
-                        rect.left_bottom() + egui::vec2(12.0, -12.0),
-                        egui::Align2::LEFT_BOTTOM,
-                        caption,
-                        egui::FontId::proportional(16.0),
-                        egui::Color32::from_gray(230),
-                    );
-                }
-            });
+        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
+            let rect = ui.max_rect();
+            scene = rect;
+            let size = vec2(rect.width(), rect.height()) * pixels_per_point;
+            batch.reset(*camera, size.max(glam::Vec2::ONE));
+            demo.draw(batch);
+            // Labels are laid out in pixels; egui paints in points.
+            let painter = ui.painter_at(rect);
+            paint_labels(&painter, batch, rect, pixels_per_point);
+            if with_caption {
+                let caption = caption(demo);
+                painter.text(
+                    rect.left_bottom() + egui::vec2(12.0, -12.0),
+                    egui::Align2::LEFT_BOTTOM,
+                    caption,
+                    egui::FontId::proportional(16.0),
+                    egui::Color32::from_gray(230),
+                );
+            }
+        });
     });
     (out, scene)
 }
@@ -58,11 +56,7 @@ pub(crate) fn layout(
 /// "name — stats", the caption of a headless frame and the line printed after it.
 pub(crate) fn caption(demo: &dyn Demo) -> String {
     let stats = demo.stats();
-    if stats.is_empty() {
-        demo.name().to_string()
-    } else {
-        format!("{}: {}", demo.name(), stats)
-    }
+    if stats.is_empty() { demo.name().to_string() } else { format!("{}: {}", demo.name(), stats) }
 }
 
 /// Everything `encode` needs to know about the target.
@@ -90,25 +84,15 @@ pub(crate) fn encode(
     output: egui::FullOutput,
 ) {
     renderer.prepare(device, queue, batch);
-    let egui::FullOutput {
-        mut textures_delta,
-        shapes,
-        pixels_per_point,
-        ..
-    } = output;
+    let egui::FullOutput { mut textures_delta, shapes, pixels_per_point, .. } = output;
     let jobs = ctx.tessellate(shapes, pixels_per_point);
-    let screen = egui_wgpu::ScreenDescriptor {
-        size_in_pixels: target.size,
-        pixels_per_point,
-    };
+    let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: target.size, pixels_per_point };
     for (id, delta) in &textures_delta.set {
         for d in delta.iter() {
             renderer.egui.update_texture(device, queue, *id, d);
         }
     }
-    let extra = renderer
-        .egui
-        .update_buffers(device, queue, encoder, &jobs, &screen);
+    let extra = renderer.egui.update_buffers(device, queue, encoder, &jobs, &screen);
     let c = batch.clear_color;
     let clear = wgpu::Color {
         r: f64::from(c.r) / 255.0,
@@ -123,10 +107,7 @@ pub(crate) fn encode(
                 view: target.view,
                 resolve_target: target.resolve,
                 depth_slice: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear),
-                    store: wgpu::StoreOp::Store,
-                },
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
             })],
             depth_stencil_attachment: None,
             timestamp_writes: None,
@@ -134,20 +115,11 @@ pub(crate) fn encode(
             multiview_mask: None,
         });
         let mut pass = pass.forget_lifetime();
-        let full = egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(target.size[0] as f32, target.size[1] as f32),
-        );
+        let full =
+            egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(target.size[0] as f32, target.size[1] as f32));
         let scene = scene_px.intersect(full);
         if scene.width() >= 1.0 && scene.height() >= 1.0 {
-            pass.set_viewport(
-                scene.min.x,
-                scene.min.y,
-                scene.width(),
-                scene.height(),
-                0.0,
-                1.0,
-            );
+            pass.set_viewport(scene.min.x, scene.min.y, scene.width(), scene.height(), 0.0, 1.0);
             renderer.draw(&mut pass, batch);
         }
         pass.set_viewport(0.0, 0.0, full.width(), full.height(), 0.0, 1.0);

@@ -48,8 +48,7 @@ impl Gpu {
     /// # Errors
     /// [`GpuError::NoAdapter`] (naming the package to install) or [`GpuError::Device`].
     pub fn headless() -> Result<Self, GpuError> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::from_instance(instance, None)
     }
 
@@ -57,24 +56,14 @@ impl Gpu {
     ///
     /// # Errors
     /// As [`Gpu::headless`].
-    pub fn from_instance(
-        instance: wgpu::Instance,
-        surface: Option<&wgpu::Surface<'_>>,
-    ) -> Result<Self, GpuError> {
+    pub fn from_instance(instance: wgpu::Instance, surface: Option<&wgpu::Surface<'_>>) -> Result<Self, GpuError> {
         let adapter = pick_adapter(&instance, surface)?;
-        let (device, queue) =
-            pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-                label: Some("lore device"),
-                required_limits:
-                    wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
-                ..Default::default()
-            }))?;
-        Ok(Self {
-            instance,
-            adapter,
-            device,
-            queue,
-        })
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("lore device"),
+            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        }))?;
+        Ok(Self { instance, adapter, device, queue })
     }
 
     /// One line describing the adapter, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.
@@ -114,29 +103,16 @@ fn rank(info: &wgpu::AdapterInfo) -> (u8, u8) {
 ///
 /// # Errors
 /// [`GpuError::NoAdapter`] when none qualifies.
-pub fn pick_adapter(
-    instance: &wgpu::Instance,
-    surface: Option<&wgpu::Surface<'_>>,
-) -> Result<wgpu::Adapter, GpuError> {
-    let wanted_name = std::env::var("WGPU_ADAPTER_NAME")
-        .ok()
-        .map(|s| s.to_lowercase());
+pub fn pick_adapter(instance: &wgpu::Instance, surface: Option<&wgpu::Surface<'_>>) -> Result<wgpu::Adapter, GpuError> {
+    let wanted_name = std::env::var("WGPU_ADAPTER_NAME").ok().map(|s| s.to_lowercase());
     let all = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
     let seen: Vec<String> = all.iter().map(|a| describe(&a.get_info())).collect();
     let best = all
         .into_iter()
         .filter(|a| surface.is_none_or(|s| a.is_surface_supported(s)))
-        .filter(|a| {
-            wanted_name
-                .as_ref()
-                .is_none_or(|n| a.get_info().name.to_lowercase().contains(n))
-        })
+        .filter(|a| wanted_name.as_ref().is_none_or(|n| a.get_info().name.to_lowercase().contains(n)))
         .min_by_key(|a| rank(&a.get_info()));
     best.ok_or_else(|| GpuError::NoAdapter {
-        detail: if seen.is_empty() {
-            String::new()
-        } else {
-            format!(" that fits (seen: {})", seen.join("; "))
-        },
+        detail: if seen.is_empty() { String::new() } else { format!(" that fits (seen: {})", seen.join("; ")) },
     })
 }

@@ -38,24 +38,12 @@ impl Frame {
             return None;
         }
         let i = (y as usize * self.width as usize + x as usize) * 4;
-        Some(Color::from([
-            self.rgba[i],
-            self.rgba[i + 1],
-            self.rgba[i + 2],
-            self.rgba[i + 3],
-        ]))
+        Some(Color::from([self.rgba[i], self.rgba[i + 1], self.rgba[i + 2], self.rgba[i + 3]]))
     }
 
     /// How many pixels in the rectangle `x0..x1, y0..y1` (clamped to the frame) satisfy `pred`.
     #[must_use]
-    pub fn count_in(
-        &self,
-        x0: u32,
-        y0: u32,
-        x1: u32,
-        y1: u32,
-        pred: impl Fn(Color) -> bool,
-    ) -> usize {
+    pub fn count_in(&self, x0: u32, y0: u32, x1: u32, y1: u32, pred: impl Fn(Color) -> bool) -> usize {
         let (x1, y1) = (x1.min(self.width), y1.min(self.height));
         (y0..y1)
             .flat_map(|y| (x0..x1).map(move |x| (x, y)))
@@ -79,9 +67,7 @@ impl Frame {
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
-        writer
-            .write_image_data(&self.rgba)
-            .map_err(std::io::Error::other)?;
+        writer.write_image_data(&self.rgba).map_err(std::io::Error::other)?;
         writer.finish().map_err(std::io::Error::other)
     }
 }
@@ -90,9 +76,7 @@ impl Frame {
 /// look for a demo's colours in a frame, where blending and anti-aliasing move edges a little.
 #[must_use]
 pub fn close(a: Color, b: Color, tolerance: u8) -> bool {
-    a.r.abs_diff(b.r) <= tolerance
-        && a.g.abs_diff(b.g) <= tolerance
-        && a.b.abs_diff(b.b) <= tolerance
+    a.r.abs_diff(b.r) <= tolerance && a.g.abs_diff(b.g) <= tolerance && a.b.abs_diff(b.b) <= tolerance
 }
 
 /// An offscreen renderer of [`WIDTH`]×[`HEIGHT`] frames (or any size given).
@@ -130,20 +114,12 @@ impl Headless {
     pub fn from_gpu(gpu: Gpu, width: u32, height: u32) -> Self {
         let size = [width.clamp(1, 8192), height.clamp(1, 8192)];
         let flags = gpu.adapter.get_texture_format_features(FORMAT).flags;
-        let samples = if flags.sample_count_supported(4) {
-            4
-        } else {
-            1
-        };
+        let samples = if flags.sample_count_supported(4) { 4 } else { 1 };
         let renderer = Renderer::new(&gpu.device, &gpu.queue, FORMAT, samples);
         let texture = |samples: u32, usage| {
             gpu.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("lore headless target"),
-                size: wgpu::Extent3d {
-                    width: size[0],
-                    height: size[1],
-                    depth_or_array_layers: 1,
-                },
+                size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
                 mip_level_count: 1,
                 sample_count: samples,
                 dimension: wgpu::TextureDimension::D2,
@@ -152,10 +128,7 @@ impl Headless {
                 view_formats: &[],
             })
         };
-        let color = texture(
-            1,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        );
+        let color = texture(1, wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC);
         let msaa = (samples > 1).then(|| texture(samples, wgpu::TextureUsages::RENDER_ATTACHMENT));
         let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("lore readback"),
@@ -163,20 +136,8 @@ impl Headless {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let batch = Batch::new(
-            Camera::default(),
-            glam::vec2(size[0] as f32, size[1] as f32),
-        );
-        Self {
-            gpu,
-            renderer,
-            ctx: egui::Context::default(),
-            size,
-            color,
-            msaa,
-            readback,
-            batch,
-        }
+        let batch = Batch::new(Camera::default(), glam::vec2(size[0] as f32, size[1] as f32));
+        Self { gpu, renderer, ctx: egui::Context::default(), size, color, msaa, readback, batch }
     }
 
     /// The device in use.
@@ -207,31 +168,16 @@ impl Headless {
             )),
             ..Default::default()
         };
-        let (output, scene) =
-            frame::layout(&self.ctx, raw, demo, camera, &mut self.batch, 1.0, None);
-        let color_view = self
-            .color
-            .create_view(&wgpu::TextureViewDescriptor::default());
-        let msaa_view = self
-            .msaa
-            .as_ref()
-            .map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
+        let (output, scene) = frame::layout(&self.ctx, raw, demo, camera, &mut self.batch, 1.0, None);
+        let color_view = self.color.create_view(&wgpu::TextureViewDescriptor::default());
+        let msaa_view = self.msaa.as_ref().map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
         let target = match &msaa_view {
-            Some(v) => Target {
-                view: v,
-                resolve: Some(&color_view),
-                size: self.size,
-            },
-            None => Target {
-                view: &color_view,
-                resolve: None,
-                size: self.size,
-            },
+            Some(v) => Target { view: v, resolve: Some(&color_view), size: self.size },
+            None => Target { view: &color_view, resolve: None, size: self.size },
         };
         let device = &self.gpu.device;
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("lore headless"),
-        });
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lore headless") });
         frame::encode(
             device,
             &self.gpu.queue,
@@ -262,13 +208,8 @@ impl Headless {
 
     fn read_back(&self, row: u32) -> Frame {
         let slice = self.readback.slice(..);
-        slice.map_async(wgpu::MapMode::Read, |r| {
-            r.expect("mapping the readback buffer")
-        });
-        self.gpu
-            .device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .expect("waiting for the GPU");
+        slice.map_async(wgpu::MapMode::Read, |r| r.expect("mapping the readback buffer"));
+        self.gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
         let [w, h] = self.size;
         let mut rgba = Vec::with_capacity(w as usize * h as usize * 4);
         {
@@ -279,11 +220,7 @@ impl Headless {
             }
         }
         self.readback.unmap();
-        Frame {
-            width: w,
-            height: h,
-            rgba,
-        }
+        Frame { width: w, height: h, rgba }
     }
 }
 

@@ -49,12 +49,7 @@ const TEXTURE_TTL_FRAMES: u64 = 300;
 impl Renderer {
     /// A renderer for targets of `format` with `samples` samples per pixel (1 or 4).
     #[must_use]
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        format: wgpu::TextureFormat,
-        samples: u32,
-    ) -> Self {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, format: wgpu::TextureFormat, samples: u32) -> Self {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("lore batch shader"),
             source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
@@ -113,10 +108,7 @@ impl Renderer {
             },
             primitive: wgpu::PrimitiveState::default(),
             depth_stencil: None,
-            multisample: wgpu::MultisampleState {
-                count: samples,
-                ..Default::default()
-            },
+            multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
             fragment: Some(wgpu::FragmentState {
                 module: &shader,
                 entry_point: Some("fs_main"),
@@ -139,10 +131,7 @@ impl Renderer {
         let globals_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("lore globals"),
             layout: &globals_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: globals.as_entire_binding(),
-            }],
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
         let sampler = |filter| {
             device.create_sampler(&wgpu::SamplerDescriptor {
@@ -172,10 +161,7 @@ impl Renderer {
         let egui = egui_wgpu::Renderer::new(
             device,
             format,
-            egui_wgpu::RendererOptions {
-                msaa_samples: samples,
-                ..Default::default()
-            },
+            egui_wgpu::RendererOptions { msaa_samples: samples, ..Default::default() },
         );
         Self {
             format,
@@ -234,23 +220,12 @@ impl Renderer {
                 continue;
             }
             let gpu = upload_texture(device, queue, texture);
-            let sampler = if texture.is_smooth() {
-                &self.linear
-            } else {
-                &self.nearest
-            };
+            let sampler = if texture.is_smooth() { &self.linear } else { &self.nearest };
             let bind_group = texture_bind(device, &self.texture_layout, &gpu, sampler);
-            self.textures.insert(
-                texture.id(),
-                GpuTexture {
-                    bind_group,
-                    last_used: frame,
-                },
-            );
+            self.textures.insert(texture.id(), GpuTexture { bind_group, last_used: frame });
         }
         let frame = self.frame;
-        self.textures
-            .retain(|_, t| frame - t.last_used < TEXTURE_TTL_FRAMES);
+        self.textures.retain(|_, t| frame - t.last_used < TEXTURE_TTL_FRAMES);
     }
 
     /// Records the batch's draw calls into `pass` (whose viewport the caller has set).
@@ -264,10 +239,7 @@ impl Renderer {
         pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
         for cmd in batch.commands() {
             let bind = match &cmd.texture {
-                Some(t) => self
-                    .textures
-                    .get(&t.id())
-                    .map_or(&self.white, |g| &g.bind_group),
+                Some(t) => self.textures.get(&t.id()).map_or(&self.white, |g| &g.bind_group),
                 None => &self.white,
             };
             pass.set_bind_group(1, bind, &[]);
@@ -301,21 +273,13 @@ fn ensure_buffer(
 }
 
 fn buffer_label(usage: wgpu::BufferUsages) -> Option<&'static str> {
-    Some(if usage.contains(wgpu::BufferUsages::VERTEX) {
-        "lore vertices"
-    } else {
-        "lore indices"
-    })
+    Some(if usage.contains(wgpu::BufferUsages::VERTEX) { "lore vertices" } else { "lore indices" })
 }
 
 fn texture_desc(width: u32, height: u32) -> wgpu::TextureDescriptor<'static> {
     wgpu::TextureDescriptor {
         label: Some("lore sprite texture"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
@@ -345,52 +309,24 @@ fn texture_bind(
         label: Some("lore texture"),
         layout,
         entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(&view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Sampler(sampler),
-            },
+            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
         ],
     })
 }
 
 /// Paints the batch's text labels with egui into `rect` (the scene's area, in points);
 /// label positions and sizes are in pixels, hence `pixels_per_point`.
-pub fn paint_labels(
-    painter: &egui::Painter,
-    batch: &Batch,
-    rect: egui::Rect,
-    pixels_per_point: f32,
-) {
+pub fn paint_labels(painter: &egui::Painter, batch: &Batch, rect: egui::Rect, pixels_per_point: f32) {
     for label in batch.labels() {
-        let Label {
-            pos,
-            text,
-            size,
-            color,
-            anchor,
-            screen,
-        } = label;
-        let px = if *screen {
-            *pos
-        } else {
-            batch.camera().world_to_screen(*pos, batch.viewport())
-        };
+        let Label { pos, text, size, color, anchor, screen } = label;
+        let px = if *screen { *pos } else { batch.camera().world_to_screen(*pos, batch.viewport()) };
         let at = rect.min + egui::vec2(px.x, px.y) / pixels_per_point;
         let align = match anchor {
             Anchor::Center => egui::Align2::CENTER_CENTER,
             Anchor::Left => egui::Align2::LEFT_CENTER,
             Anchor::Right => egui::Align2::RIGHT_CENTER,
         };
-        painter.text(
-            at,
-            align,
-            text,
-            egui::FontId::proportional(*size / pixels_per_point),
-            (*color).into(),
-        );
+        painter.text(at, align, text, egui::FontId::proportional(*size / pixels_per_point), (*color).into());
     }
 }

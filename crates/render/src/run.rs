@@ -53,11 +53,7 @@ pub fn run(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec<Shot>, RunEr
     if demos.is_empty() {
         return Err(RunError::NoDemos);
     }
-    if args.is_headless() {
-        run_headless(demos, args)
-    } else {
-        run_windowed(demos, args).map(|()| Vec::new())
-    }
+    if args.is_headless() { run_headless(demos, args) } else { run_windowed(demos, args).map(|()| Vec::new()) }
 }
 
 /// The headless half of [`run`].
@@ -71,23 +67,14 @@ pub fn run_headless(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec
     };
     std::fs::create_dir_all(&args.out).map_err(io(&args.out))?;
     let mut headless = Headless::new()?;
-    println!(
-        "rendering {} demo(s) headless on {} into {}",
-        demos.len(),
-        headless.gpu().describe(),
-        args.out.display()
-    );
+    println!("rendering {} demo(s) headless on {} into {}", demos.len(), headless.gpu().describe(), args.out.display());
     let mut shots = Vec::new();
     for demo in &mut demos {
         let frame = headless.run(demo.as_mut(), args.seed, args.frames());
         let path = args.out.join(format!("{}.png", demo.name()));
         frame.save_png(&path).map_err(io(&path))?;
         println!("  {}  -> {}", caption(demo.as_ref()), path.display());
-        shots.push(Shot {
-            name: demo.name().to_string(),
-            path,
-            stats: demo.stats(),
-        });
+        shots.push(Shot { name: demo.name().to_string(), path, stats: demo.stats() });
     }
     Ok(shots)
 }

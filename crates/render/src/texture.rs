@@ -54,18 +54,11 @@ impl Texture {
     /// is not `width * height * 4`.
     pub fn from_rgba(width: u32, height: u32, rgba: Vec<u8>) -> Result<Self, TextureError> {
         if width == 0 || height == 0 || width > MAX_TEXTURE_SIDE || height > MAX_TEXTURE_SIDE {
-            return Err(TextureError::BadSize {
-                width,
-                height,
-                max: MAX_TEXTURE_SIDE,
-            });
+            return Err(TextureError::BadSize { width, height, max: MAX_TEXTURE_SIDE });
         }
         let expected = width as usize * height as usize * 4;
         if rgba.len() != expected {
-            return Err(TextureError::BadLength {
-                got: rgba.len(),
-                expected,
-            });
+            return Err(TextureError::BadLength { got: rgba.len(), expected });
         }
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Ok(Self(Arc::new(TextureData {
@@ -125,16 +118,10 @@ mod tests {
 
     #[test]
     fn rejects_bad_input() {
-        assert!(matches!(
-            Texture::from_rgba(0, 4, vec![]),
-            Err(TextureError::BadSize { .. })
-        ));
+        assert!(matches!(Texture::from_rgba(0, 4, vec![]), Err(TextureError::BadSize { .. })));
         assert_eq!(
             Texture::from_rgba(2, 2, vec![0; 15]).unwrap_err(),
-            TextureError::BadLength {
-                got: 15,
-                expected: 16
-            }
+            TextureError::BadLength { got: 15, expected: 16 }
         );
     }
 

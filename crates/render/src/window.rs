@@ -28,9 +28,7 @@ const MAX_STEPS_PER_FRAME: u32 = 4;
 pub(crate) fn run(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<(), RunError> {
     let event_loop = EventLoop::new().map_err(|e| RunError::Window(e.to_string()))?;
     let mut app = App::new(demos, args);
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| RunError::Window(e.to_string()))?;
+    event_loop.run_app(&mut app).map_err(|e| RunError::Window(e.to_string()))?;
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),
@@ -118,44 +116,25 @@ impl App {
         let attrs = Window::default_attributes()
             .with_title("lore")
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 760.0));
-        let window = Arc::new(
-            el.create_window(attrs)
-                .map_err(|e| RunError::Window(e.to_string()))?,
-        );
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-                Box::new(el.owned_display_handle()),
-            ));
-        let surface = instance
-            .create_surface(window.clone())
-            .map_err(crate::gpu::GpuError::from)?;
+        let window = Arc::new(el.create_window(attrs).map_err(|e| RunError::Window(e.to_string()))?);
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            el.owned_display_handle(),
+        )));
+        let surface = instance.create_surface(window.clone()).map_err(crate::gpu::GpuError::from)?;
         let gpu = Gpu::from_instance(instance, Some(&surface))?;
         println!("window on {}", gpu.describe());
         let size = window.inner_size();
         let caps = surface.get_capabilities(&gpu.adapter);
         // egui and lore blend in sRGB space: prefer a plain (non-sRGB) target format.
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| !f.is_srgb())
-            .unwrap_or(caps.formats[0]);
+        let format = caps.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(caps.formats[0]);
         let mut config = surface
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| RunError::Window("the adapter cannot present to this window".into()))?;
         config.format = format;
         config.present_mode = wgpu::PresentMode::AutoVsync;
         surface.configure(&gpu.device, &config);
-        let samples = if gpu
-            .adapter
-            .get_texture_format_features(format)
-            .flags
-            .sample_count_supported(4)
-        {
-            4
-        } else {
-            1
-        };
+        let samples =
+            if gpu.adapter.get_texture_format_features(format).flags.sample_count_supported(4) { 4 } else { 1 };
         let renderer = Renderer::new(&gpu.device, &gpu.queue, format, samples);
         let egui_state = egui_winit::State::new(
             self.ctx.clone(),
@@ -165,15 +144,7 @@ impl App {
             None,
             None,
         );
-        let mut gfx = Gfx {
-            window,
-            surface,
-            gpu,
-            config,
-            renderer,
-            msaa: None,
-            egui_state,
-        };
+        let mut gfx = Gfx { window, surface, gpu, config, renderer, msaa: None, egui_state };
         gfx.make_msaa();
         gfx.window.request_redraw();
         self.gfx = Some(gfx);
@@ -208,11 +179,7 @@ impl App {
         let now = Instant::now();
         let elapsed = now.duration_since(self.last).as_secs_f32();
         self.last = now;
-        self.fps = if self.fps == 0.0 {
-            1.0 / elapsed.max(1e-3)
-        } else {
-            0.95 * self.fps + 0.05 / elapsed.max(1e-3)
-        };
+        self.fps = if self.fps == 0.0 { 1.0 / elapsed.max(1e-3) } else { 0.95 * self.fps + 0.05 / elapsed.max(1e-3) };
         let steps = if self.controls.paused {
             u32::from(std::mem::take(&mut self.controls.single_step))
         } else if self.frame_limit.is_some() {
@@ -227,17 +194,10 @@ impl App {
         let over_ui = self.ctx.is_pointer_over_egui();
         let local = self.cursor_px - vec2(self.scene_px.min.x, self.scene_px.min.y);
         self.input.mouse = self.camera.screen_to_world(local, scene);
-        self.input.mouse_in_view = !over_ui
-            && self
-                .scene_px
-                .contains(egui::pos2(self.cursor_px.x, self.cursor_px.y));
+        self.input.mouse_in_view = !over_ui && self.scene_px.contains(egui::pos2(self.cursor_px.x, self.cursor_px.y));
         let demo_index = self.controls.current;
-        if !self.demos[demo_index].wants_wheel()
-            && self.input.wheel != 0.0
-            && self.input.mouse_in_view
-        {
-            self.camera
-                .zoom_at(1.15f32.powf(self.input.wheel), local, scene);
+        if !self.demos[demo_index].wants_wheel() && self.input.wheel != 0.0 && self.input.mouse_in_view {
+            self.camera.zoom_at(1.15f32.powf(self.input.wheel), local, scene);
             self.input.wheel = 0.0;
         }
         for _ in 0..steps {
@@ -247,8 +207,7 @@ impl App {
 
         let Some(gfx) = self.gfx.as_mut() else { return };
         let surface_texture = match gfx.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 gfx.surface.configure(&gfx.gpu.device, &gfx.config);
                 gfx.window.request_redraw();
@@ -261,60 +220,30 @@ impl App {
         };
         let ppp = gfx.window.scale_factor() as f32;
         let raw = gfx.egui_state.take_egui_input(&gfx.window);
-        let names: Vec<(&'static str, &'static str)> = self
-            .demos
-            .iter()
-            .map(|d| (d.name(), d.description()))
-            .collect();
+        let names: Vec<(&'static str, &'static str)> = self.demos.iter().map(|d| (d.name(), d.description())).collect();
         let controls = &mut self.controls;
         let fps = self.fps;
         let frame_info = (self.frames, self.frame_limit);
-        let mut panels = |ui: &mut egui::Ui, demo: &mut dyn Demo| {
-            side_panels(ui, demo, &names, controls, fps, frame_info)
-        };
+        let mut panels =
+            |ui: &mut egui::Ui, demo: &mut dyn Demo| side_panels(ui, demo, &names, controls, fps, frame_info);
         let demo = self.demos[demo_index].as_mut();
-        let (output, scene_pt) = frame::layout(
-            &self.ctx,
-            raw,
-            demo,
-            &self.camera,
-            &mut self.batch,
-            ppp,
-            Some(&mut panels),
-        );
+        let (output, scene_pt) =
+            frame::layout(&self.ctx, raw, demo, &self.camera, &mut self.batch, ppp, Some(&mut panels));
         self.scene_px = egui::Rect::from_min_max(
             (scene_pt.min.to_vec2() * ppp).to_pos2(),
             (scene_pt.max.to_vec2() * ppp).to_pos2(),
         );
-        gfx.egui_state
-            .handle_platform_output(&gfx.window, output.platform_output.clone());
+        gfx.egui_state.handle_platform_output(&gfx.window, output.platform_output.clone());
 
-        let view = surface_texture
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
-        let msaa_view = gfx
-            .msaa
-            .as_ref()
-            .map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
+        let view = surface_texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let msaa_view = gfx.msaa.as_ref().map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
         let size = [gfx.config.width, gfx.config.height];
         let target = match &msaa_view {
-            Some(v) => Target {
-                view: v,
-                resolve: Some(&view),
-                size,
-            },
-            None => Target {
-                view: &view,
-                resolve: None,
-                size,
-            },
+            Some(v) => Target { view: v, resolve: Some(&view), size },
+            None => Target { view: &view, resolve: None, size },
         };
-        let mut encoder = gfx
-            .gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("lore window frame"),
-            });
+        let mut encoder =
+            gfx.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lore window frame") });
         frame::encode(
             &gfx.gpu.device,
             &gfx.gpu.queue,
@@ -346,11 +275,7 @@ impl Gfx {
         self.msaa = (samples > 1).then(|| {
             self.gpu.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("lore window msaa"),
-                size: wgpu::Extent3d {
-                    width: self.config.width,
-                    height: self.config.height,
-                    depth_or_array_layers: 1,
-                },
+                size: wgpu::Extent3d { width: self.config.width, height: self.config.height, depth_or_array_layers: 1 },
                 mip_level_count: 1,
                 sample_count: samples,
                 dimension: wgpu::TextureDimension::D2,
@@ -391,59 +316,45 @@ fn side_panels(
             ui.label(demo.stats());
         });
     });
-    egui::Panel::left("lore-menu")
-        .default_size(260.0)
-        .show(ui, |ui| {
-            ui.heading("lore");
-            if names.len() > 1 {
-                for (i, (name, description)) in names.iter().enumerate() {
-                    let selected = i == controls.current;
-                    if ui
-                        .selectable_label(selected, *name)
-                        .on_hover_text(*description)
-                        .clicked()
-                        && !selected
-                    {
-                        controls.switch_to = Some(i);
-                    }
+    egui::Panel::left("lore-menu").default_size(260.0).show(ui, |ui| {
+        ui.heading("lore");
+        if names.len() > 1 {
+            for (i, (name, description)) in names.iter().enumerate() {
+                let selected = i == controls.current;
+                if ui.selectable_label(selected, *name).on_hover_text(*description).clicked() && !selected {
+                    controls.switch_to = Some(i);
                 }
-                ui.separator();
             }
-            ui.strong(demo.name());
-            if !demo.description().is_empty() {
-                ui.label(demo.description());
-            }
-            ui.horizontal(|ui| {
-                if ui.button("Reset").clicked() {
-                    controls.reset = true;
-                }
-                let label = if controls.paused { "Run" } else { "Pause" };
-                if ui.button(label).clicked() {
-                    controls.paused = !controls.paused;
-                }
-                if ui
-                    .add_enabled(controls.paused, egui::Button::new("Step"))
-                    .clicked()
-                {
-                    controls.single_step = true;
-                }
-                if ui
-                    .button("Home")
-                    .on_hover_text("reset the camera")
-                    .clicked()
-                {
-                    controls.reset_camera = true;
-                }
-            });
-            ui.horizontal(|ui| {
-                ui.label("seed");
-                if ui.add(egui::DragValue::new(&mut controls.seed)).changed() {
-                    controls.reset = true;
-                }
-            });
             ui.separator();
-            egui::ScrollArea::vertical().show(ui, |ui| demo.ui(ui));
+        }
+        ui.strong(demo.name());
+        if !demo.description().is_empty() {
+            ui.label(demo.description());
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Reset").clicked() {
+                controls.reset = true;
+            }
+            let label = if controls.paused { "Run" } else { "Pause" };
+            if ui.button(label).clicked() {
+                controls.paused = !controls.paused;
+            }
+            if ui.add_enabled(controls.paused, egui::Button::new("Step")).clicked() {
+                controls.single_step = true;
+            }
+            if ui.button("Home").on_hover_text("reset the camera").clicked() {
+                controls.reset_camera = true;
+            }
         });
+        ui.horizontal(|ui| {
+            ui.label("seed");
+            if ui.add(egui::DragValue::new(&mut controls.seed)).changed() {
+                controls.reset = true;
+            }
+        });
+        ui.separator();
+        egui::ScrollArea::vertical().show(ui, |ui| demo.ui(ui));
+    });
 }
 
 fn map_key(key: &WKey) -> Option<Key> {

@@ -23,8 +23,7 @@ impl<F: Fn(&mut Batch)> Demo for Scene<F> {
 }
 
 fn headless() -> Headless {
-    Headless::new()
-        .expect("a graphics adapter (on Debian without a GPU: apt-get install mesa-vulkan-drivers)")
+    Headless::new().expect("a graphics adapter (on Debian without a GPU: apt-get install mesa-vulkan-drivers)")
 }
 
 fn render(h: &mut Headless, camera: Camera, draw: impl Fn(&mut Batch)) -> Frame {
@@ -33,9 +32,7 @@ fn render(h: &mut Headless, camera: Camera, draw: impl Fn(&mut Batch)) -> Frame 
 
 fn at(frame: &Frame, camera: &Camera, world: Vec2) -> Color {
     let p = camera.world_to_screen(world, vec2(frame.width as f32, frame.height as f32));
-    frame
-        .pixel(p.x as u32, p.y as u32)
-        .expect("inside the frame")
+    frame.pixel(p.x as u32, p.y as u32).expect("inside the frame")
 }
 
 #[test]
@@ -47,61 +44,27 @@ fn shapes_land_where_the_camera_says() {
         b.rect(vec2(4.0, 5.0), vec2(8.0, 8.0), Color::GREEN);
         b.line(vec2(-10.0, -4.0), vec2(10.0, -4.0), 0.5, Color::BLUE);
         b.polygon(
-            &[
-                vec2(0.0, -8.0),
-                vec2(3.0, -8.0),
-                vec2(3.0, -6.0),
-                vec2(1.0, -6.0),
-                vec2(1.0, -5.0),
-                vec2(0.0, -5.0),
-            ],
+            &[vec2(0.0, -8.0), vec2(3.0, -8.0), vec2(3.0, -6.0), vec2(1.0, -6.0), vec2(1.0, -5.0), vec2(0.0, -5.0)],
             Color::YELLOW,
         );
     });
     assert_eq!((frame.width, frame.height), (1280, 720));
     assert!(close(at(&frame, &camera, vec2(-5.0, 2.0)), Color::RED, 1));
     assert!(close(at(&frame, &camera, vec2(-5.0, 3.8)), Color::RED, 1));
-    assert!(close(
-        at(&frame, &camera, vec2(-5.0, 4.3)),
-        Color::BACKGROUND,
-        1
-    ));
+    assert!(close(at(&frame, &camera, vec2(-5.0, 4.3)), Color::BACKGROUND, 1));
     // y up: the rectangle is in the upper right, so its pixels are in the upper half.
     assert!(close(at(&frame, &camera, vec2(6.0, 6.5)), Color::GREEN, 1));
-    assert!(close(
-        at(&frame, &camera, vec2(6.0, -6.5)),
-        Color::BACKGROUND,
-        1
-    ));
+    assert!(close(at(&frame, &camera, vec2(6.0, -6.5)), Color::BACKGROUND, 1));
     assert!(close(at(&frame, &camera, vec2(0.0, -4.0)), Color::BLUE, 1));
-    assert!(close(
-        at(&frame, &camera, vec2(0.0, -4.6)),
-        Color::BACKGROUND,
-        1
-    ));
+    assert!(close(at(&frame, &camera, vec2(0.0, -4.6)), Color::BACKGROUND, 1));
     // The concave polygon's notch (x in 1..3, y in -6..-5) stays empty.
-    assert!(close(
-        at(&frame, &camera, vec2(0.5, -5.5)),
-        Color::YELLOW,
-        1
-    ));
-    assert!(close(
-        at(&frame, &camera, vec2(2.0, -5.5)),
-        Color::BACKGROUND,
-        1
-    ));
-    assert!(close(
-        at(&frame, &camera, vec2(2.0, -7.0)),
-        Color::YELLOW,
-        1
-    ));
+    assert!(close(at(&frame, &camera, vec2(0.5, -5.5)), Color::YELLOW, 1));
+    assert!(close(at(&frame, &camera, vec2(2.0, -5.5)), Color::BACKGROUND, 1));
+    assert!(close(at(&frame, &camera, vec2(2.0, -7.0)), Color::YELLOW, 1));
     // The disk's area in pixels: pi r^2 at 36 px per world unit (720 px / 20 units).
     let red = frame.count(|c| close(c, Color::RED, 40));
     let expected = std::f32::consts::PI * (2.0 * 36.0f32).powi(2);
-    assert!(
-        (red as f32 - expected).abs() / expected < 0.03,
-        "disk pixels {red}, expected about {expected}"
-    );
+    assert!((red as f32 - expected).abs() / expected < 0.03, "disk pixels {red}, expected about {expected}");
 }
 
 #[test]
@@ -109,55 +72,25 @@ fn sprite_top_row_is_drawn_on_top_and_alpha_blends() {
     let mut h = headless();
     let camera = Camera::default();
     // 2x2 texture: top row red, green; bottom row blue, transparent.
-    let tex = Texture::from_rgba(
-        2,
-        2,
-        vec![
-            230, 60, 60, 255, 70, 200, 90, 255, 70, 120, 235, 255, 0, 0, 0, 0,
-        ],
-    )
-    .unwrap();
+    let tex =
+        Texture::from_rgba(2, 2, vec![230, 60, 60, 255, 70, 200, 90, 255, 70, 120, 235, 255, 0, 0, 0, 0]).unwrap();
     let frame = render(&mut h, camera, |b| {
         b.clear_color = Color::BLACK;
         b.sprite(&tex, Vec2::ZERO, vec2(8.0, 8.0), 0.0, Color::WHITE);
         // A half-transparent white square over the far right.
-        b.rect(
-            vec2(12.0, -2.0),
-            vec2(16.0, 2.0),
-            Color::WHITE.with_alpha(128),
-        );
+        b.rect(vec2(12.0, -2.0), vec2(16.0, 2.0), Color::WHITE.with_alpha(128));
     });
     assert!(close(at(&frame, &camera, vec2(-2.0, 2.0)), Color::RED, 1));
     assert!(close(at(&frame, &camera, vec2(2.0, 2.0)), Color::GREEN, 1));
     assert!(close(at(&frame, &camera, vec2(-2.0, -2.0)), Color::BLUE, 1));
-    assert!(
-        close(at(&frame, &camera, vec2(2.0, -2.0)), Color::BLACK, 1),
-        "transparent texel"
-    );
-    assert!(
-        close(
-            at(&frame, &camera, vec2(14.0, 0.0)),
-            Color::rgb(128, 128, 128),
-            2
-        ),
-        "50% white over black"
-    );
+    assert!(close(at(&frame, &camera, vec2(2.0, -2.0)), Color::BLACK, 1), "transparent texel");
+    assert!(close(at(&frame, &camera, vec2(14.0, 0.0)), Color::rgb(128, 128, 128), 2), "50% white over black");
     // A quarter turn counter-clockwise puts the red (top-left) texel at the bottom left.
     let turned = render(&mut h, camera, |b| {
-        b.sprite(
-            &tex,
-            Vec2::ZERO,
-            vec2(8.0, 8.0),
-            std::f32::consts::FRAC_PI_2,
-            Color::WHITE,
-        )
+        b.sprite(&tex, Vec2::ZERO, vec2(8.0, 8.0), std::f32::consts::FRAC_PI_2, Color::WHITE)
     });
     assert!(close(at(&turned, &camera, vec2(-2.0, -2.0)), Color::RED, 1));
-    assert!(close(
-        at(&turned, &camera, vec2(-2.0, 2.0)),
-        Color::GREEN,
-        1
-    ));
+    assert!(close(at(&turned, &camera, vec2(-2.0, 2.0)), Color::GREEN, 1));
 }
 
 #[test]
@@ -171,9 +104,7 @@ fn labels_are_drawn_at_their_anchor() {
     });
     let px = camera.world_to_screen(vec2(-10.0, 5.0), vec2(1280.0, 720.0));
     let (x, y) = (px.x as u32, px.y as u32);
-    let yellow = frame.count_in(x - 60, y - 20, x + 60, y + 20, |c| {
-        close(c, Color::YELLOW, 40)
-    });
+    let yellow = frame.count_in(x - 60, y - 20, x + 60, y + 20, |c| close(c, Color::YELLOW, 40));
     let cyan = frame.count_in(1000, 585, 1140, 615, |c| close(c, Color::CYAN, 40));
     assert!(yellow > 80, "world label pixels {yellow}");
     assert!(cyan > 80, "screen label pixels {cyan}");
