@@ -184,7 +184,7 @@ impl Demo for Bounce {
     }
 
     fn camera(&self) -> Camera {
-        Camera::fit(-HALF_BOX - vec2(0.0, 1.0), HALF_BOX + vec2(0.0, 1.0), 16.0 / 9.0, 0.04)
+        Camera::fit(-HALF_BOX - vec2(0.0, 1.0), HALF_BOX + vec2(0.0, 1.0), 0.04)
     }
 
     fn ui(&mut self, ui: &mut lore_render::egui::Ui) {

@@ -132,7 +132,7 @@ impl Batch {
     /// World units per pixel: `2.0 * batch.pixel()` is a two-pixel line width at any zoom.
     #[must_use]
     pub fn pixel(&self) -> f32 {
-        self.camera.world_per_pixel(self.viewport.y)
+        self.camera.world_per_pixel(self.viewport)
     }
 
     /// The visible world rectangle `(min, max)`.

@@ -4,51 +4,55 @@ use glam::{Vec2, vec2};
 
 /// A 2D camera over a y-up world.
 ///
-/// The camera shows `half_height * 2` world units vertically, centred on `center`; the visible
-/// width follows from the frame's aspect ratio, so a demo looks the same in a wide window and in
-/// the 1280×720 headless frame. Zooming scales `half_height`.
+/// The camera shows at least `half_height * 2` world units vertically and `half_width * 2`
+/// horizontally, centred on `center`; whichever the frame's aspect ratio makes the binding
+/// constraint wins, so a demo framed with [`Camera::fit`] shows the same world rectangle in a
+/// wide window, a narrow one and the 1280×720 headless frame. Zooming scales both.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
     /// World point at the centre of the frame.
     pub center: Vec2,
-    /// Half the visible height, in world units (must be > 0).
+    /// Least half height visible, in world units (must be > 0).
     pub half_height: f32,
+    /// Least half width visible, in world units (0 = follow the height alone).
+    pub half_width: f32,
 }
 
 impl Default for Camera {
     /// Centred on the origin, showing 20 world units vertically.
     fn default() -> Self {
-        Self { center: Vec2::ZERO, half_height: 10.0 }
+        Self { center: Vec2::ZERO, half_height: 10.0, half_width: 0.0 }
     }
 }
 
 impl Camera {
-    /// A camera centred on `center` showing `half_height * 2` world units vertically.
+    /// A camera centred on `center` showing `half_height * 2` world units vertically (the
+    /// width follows the frame's aspect ratio).
     #[must_use]
     pub fn new(center: Vec2, half_height: f32) -> Self {
-        Self { center, half_height }
+        Self { center, half_height, half_width: 0.0 }
     }
 
-    /// A camera that shows the whole world rectangle `min..max` in a frame of aspect ratio
-    /// `aspect` (width / height), with `margin` (a fraction, e.g. 0.05) of room around it.
+    /// A camera that shows the whole world rectangle `min..max` in a frame of any aspect
+    /// ratio, with `margin` (a fraction of the size, e.g. 0.05) of room on each side.
     #[must_use]
-    pub fn fit(min: Vec2, max: Vec2, aspect: f32, margin: f32) -> Self {
-        let size = (max - min).abs().max(Vec2::splat(1e-6));
-        let half_h = 0.5 * size.y.max(size.x / aspect.max(1e-6)) * (1.0 + 2.0 * margin);
-        Self { center: (min + max) * 0.5, half_height: half_h }
+    pub fn fit(min: Vec2, max: Vec2, margin: f32) -> Self {
+        let half = (max - min).abs().max(Vec2::splat(1e-6)) * (0.5 + margin.max(0.0));
+        Self { center: (min + max) * 0.5, half_height: half.y, half_width: half.x }
     }
 
-    /// World units per pixel in a frame `viewport_height` pixels high.
+    /// World units per pixel in a frame of `viewport` pixels.
     #[must_use]
-    pub fn world_per_pixel(&self, viewport_height: f32) -> f32 {
-        2.0 * self.half_height / viewport_height.max(1.0)
+    pub fn world_per_pixel(&self, viewport: Vec2) -> f32 {
+        2.0 * self.half_extents(viewport).y / viewport.y.max(1.0)
     }
 
     /// Visible half extents (x, y) in world units for a frame of `viewport` pixels.
     #[must_use]
     pub fn half_extents(&self, viewport: Vec2) -> Vec2 {
-        let aspect = viewport.x / viewport.y.max(1.0);
-        vec2(self.half_height * aspect, self.half_height)
+        let aspect = viewport.x.max(1.0) / viewport.y.max(1.0);
+        let half_y = self.half_height.max(self.half_width / aspect);
+        vec2(half_y * aspect, half_y)
     }
 
     /// The visible world rectangle `(min, max)` for a frame of `viewport` pixels.
@@ -80,14 +84,16 @@ impl Camera {
             return;
         }
         let anchor = self.screen_to_world(pixel, viewport);
+        let before = self.half_height;
         self.half_height = (self.half_height / factor).clamp(1e-4, 1e7);
+        self.half_width *= self.half_height / before;
         let moved = self.screen_to_world(pixel, viewport);
         self.center += anchor - moved;
     }
 
     /// Pans by a pixel delta (as a mouse drag: the world follows the pointer).
     pub fn pan_pixels(&mut self, delta: Vec2, viewport: Vec2) {
-        let wpp = self.world_per_pixel(viewport.y);
+        let wpp = self.world_per_pixel(viewport);
         self.center += vec2(-delta.x, delta.y) * wpp;
     }
 
@@ -128,10 +134,14 @@ mod tests {
     #[test]
     fn fit_contains_rect() {
         let vp = vec2(1280.0, 720.0);
-        let cam = Camera::fit(vec2(-50.0, 0.0), vec2(50.0, 10.0), vp.x / vp.y, 0.0);
-        let (min, max) = cam.visible_rect(vp);
-        assert!(min.x <= -50.0 + 1e-3 && max.x >= 50.0 - 1e-3);
-        assert!(min.y <= 0.0 && max.y >= 10.0);
+        let cam = Camera::fit(vec2(-50.0, 0.0), vec2(50.0, 10.0), 0.0);
+        for vp in [vp, vec2(300.0, 900.0), vec2(2000.0, 100.0)] {
+            let (min, max) = cam.visible_rect(vp);
+            assert!(min.x <= -50.0 + 1e-3 && max.x >= 50.0 - 1e-3, "{vp}");
+            assert!(min.y <= 1e-3 && max.y >= 10.0 - 1e-3, "{vp}");
+            // One of the two is tight.
+            assert!((max.x - 50.0).abs() < 1e-3 || (max.y - 10.0).abs() < 1e-3, "{vp}");
+        }
     }
 
     #[test]
