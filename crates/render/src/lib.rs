@@ -1,11 +1,11 @@
 //! The small wgpu layer lore's demo apps share.
 //!
-//! - [`Demo`](demo::Demo): the contract every demo implements — a fixed time step
+//! - [`Demo`]: the contract every demo implements — a fixed time step
 //!   ([`demo::DT`]), a seed, drawing into a [`Batch`], an optional egui side panel and one line
 //!   of statistics;
 //! - [`Batch`]: a 2D batch of lines, disks, circles, rectangles, polygons, sprites and text
 //!   labels in world coordinates (y up), seen through a [`Camera`] (pan, zoom);
-//! - [`run`]: the shared runner — a window (feature `window`: winit + wgpu surface + egui) or,
+//! - [`run()`]: the shared runner — a window (feature `window`: winit + wgpu surface + egui) or,
 //!   without a display or with `--headless`, 1280×720 offscreen frames written as PNGs, through
 //!   the same draw code;
 //! - [`RunArgs`]: the shared flags (`--headless`, `--frames N`, `--out DIR`, `--seed S`) as a
@@ -42,7 +42,7 @@
 //!
 //! # Feature flags
 //!
-//! - `window`: the windowed runner (winit, egui-winit). Without it [`run`] is headless only
+//! - `window`: the windowed runner (winit, egui-winit). Without it [`run()`] is headless only
 //!   and returns [`RunError::NoWindowSupport`] when a window is asked for.
 #![deny(missing_docs)]
 
