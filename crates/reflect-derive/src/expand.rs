@@ -1,0 +1,253 @@
+//! Code generation: `Typed` (the static type info), `Reflect`, and `Struct` or `Enum`.
+//!
+//! Everything is emitted inside `const _: () = { ... };` and names runtime items through
+//! `::lore_reflect::__private`, so no helper leaks into the user's namespace.
+
+use crate::model::{Body, Field, Model, Style, Variant};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+fn style_tokens(style: Style) -> TokenStream {
+    match style {
+        Style::Named => quote!(__lr::StructStyle::Named),
+        Style::Tuple => quote!(__lr::StructStyle::Tuple),
+        Style::Unit => quote!(__lr::StructStyle::Unit),
+    }
+}
+
+/// Size of the open-addressing name table: a power of two at least twice the field count.
+fn table_size(n: usize) -> usize {
+    (2 * n).max(2).next_power_of_two()
+}
+
+/// `&[FieldInfo, ..]` and the `NameTable` for the reflected (not skipped) fields.
+fn field_infos(fields: &[Field]) -> (TokenStream, TokenStream) {
+    let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
+    let infos = live.iter().map(|f| {
+        let (name, ty, docs, attrs) = (&f.name, &f.ty, &f.docs, f.attrs.to_tokens());
+        quote!(__lr::FieldInfo { name: #name, type_name: __lr::type_name::<#ty>, docs: #docs, attrs: #attrs })
+    });
+    let names = live.iter().map(|f| &f.name);
+    let size = table_size(live.len());
+    (
+        quote!(&[#(#infos),*]),
+        quote!(__lr::NameTable::new(&__lr::name_table::<#size>(&[#(#names),*]))),
+    )
+}
+
+pub fn expand(model: &Model<'_>) -> TokenStream {
+    let input = model.input;
+    let ident = &input.ident;
+    let mut generics = input.generics.clone();
+    let is_enum = matches!(model.body, Body::Enum { .. });
+    for param in generics.type_params_mut() {
+        param.bounds.push(syn::parse_quote!(__lr::Reflect));
+        if is_enum {
+            // `set_variant` builds the new variant's fields with `Default`.
+            param.bounds.push(syn::parse_quote!(::core::default::Default));
+        }
+    }
+    let (impl_g, ty_g, where_g) = generics.split_for_impl();
+    let (name, docs) = (&model.name, &model.docs);
+
+    let (shape, body_impl, refs) = match &model.body {
+        Body::Struct { style, fields } => {
+            let (infos, table) = field_infos(fields);
+            let st = style_tokens(*style);
+            let shape =
+                quote!(__lr::Shape::Struct(__lr::StructInfo { style: #st, fields: #infos, names: #table }));
+            let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
+            let idx = 0..live.len();
+            let idx2 = 0..live.len();
+            let members: Vec<_> = live.iter().map(|f| &f.member).collect();
+            let count = live.len();
+            let body = quote! {
+                impl #impl_g __lr::Struct for #ident #ty_g #where_g {
+                    #[inline]
+                    fn field_at(&self, index: usize) -> ::core::option::Option<&dyn __lr::Reflect> {
+                        match index {
+                            #(#idx => ::core::option::Option::Some(&self.#members),)*
+                            _ => ::core::option::Option::None,
+                        }
+                    }
+                    #[inline]
+                    fn field_at_mut(&mut self, index: usize) -> ::core::option::Option<&mut dyn __lr::Reflect> {
+                        match index {
+                            #(#idx2 => ::core::option::Option::Some(&mut self.#members),)*
+                            _ => ::core::option::Option::None,
+                        }
+                    }
+                    #[inline]
+                    fn field_count(&self) -> usize { #count }
+                }
+            };
+            (shape, body, (quote!(__lr::ReflectRef::Struct(self)), quote!(__lr::ReflectMut::Struct(self))))
+        }
+        Body::Enum { variants } => {
+            let infos = variants.iter().map(|v| {
+                let (fi, table) = field_infos(&v.fields);
+                let (vname, vdocs, st) = (&v.name, &v.docs, style_tokens(v.style));
+                quote!(__lr::VariantInfo { name: #vname, docs: #vdocs, style: #st, fields: #fi, names: #table })
+            });
+            let vnames = variants.iter().map(|v| &v.name);
+            let vtable = table_size(variants.len());
+            let shape = quote!(__lr::Shape::Enum(__lr::EnumInfo {
+                variants: &[#(#infos),*],
+                names: __lr::NameTable::new(&__lr::name_table::<#vtable>(&[#(#vnames),*])),
+            }));
+            let body = enum_impl(ident, &impl_g, &ty_g, where_g, variants);
+            (shape, body, (quote!(__lr::ReflectRef::Enum(self)), quote!(__lr::ReflectMut::Enum(self))))
+        }
+    };
+    let (ref_expr, mut_expr) = refs;
+    let register = model.attrs.register.map(|_| {
+        quote! {
+            __lr::inventory::submit! { __lr::Registration(__lr::Kind::of::<#ident>()) }
+        }
+    });
+
+    quote! {
+        const _: () = {
+            use ::lore_reflect::__private as __lr;
+
+            impl #impl_g __lr::Typed for #ident #ty_g #where_g {
+                const INFO: &'static __lr::TypeInfo = &__lr::TypeInfo {
+                    name: #name,
+                    type_path: __lr::type_name::<Self>,
+                    docs: #docs,
+                    shape: #shape,
+                };
+            }
+
+            impl #impl_g __lr::Reflect for #ident #ty_g #where_g {
+                #[inline]
+                fn type_info(&self) -> &'static __lr::TypeInfo { <Self as __lr::Typed>::INFO }
+                #[inline]
+                fn as_any(&self) -> &dyn __lr::Any { self }
+                #[inline]
+                fn as_any_mut(&mut self) -> &mut dyn __lr::Any { self }
+                #[inline]
+                fn as_reflect(&self) -> &dyn __lr::Reflect { self }
+                #[inline]
+                fn as_reflect_mut(&mut self) -> &mut dyn __lr::Reflect { self }
+                #[inline]
+                fn reflect_ref(&self) -> __lr::ReflectRef<'_> { #ref_expr }
+                #[inline]
+                fn reflect_mut(&mut self) -> __lr::ReflectMut<'_> { #mut_expr }
+            }
+
+            #body_impl
+
+            #register
+        };
+    }
+}
+
+/// The pattern binding a variant's reflected fields as `__f0, __f1, ..` (skipped ones as `_`).
+fn variant_pattern(v: &Variant) -> (TokenStream, Vec<syn::Ident>) {
+    let vid = &v.ident;
+    let mut binds = Vec::new();
+    let parts: Vec<TokenStream> = v
+        .fields
+        .iter()
+        .map(|f| {
+            let member = &f.member;
+            if f.attrs.skip {
+                match v.style {
+                    Style::Named => quote!(#member: _),
+                    _ => quote!(_),
+                }
+            } else {
+                let b = format_ident!("__f{}", binds.len());
+                binds.push(b.clone());
+                match v.style {
+                    Style::Named => quote!(#member: #b),
+                    _ => quote!(#b),
+                }
+            }
+        })
+        .collect();
+    let pat = match v.style {
+        Style::Named => quote!(Self::#vid { #(#parts),* }),
+        Style::Tuple => quote!(Self::#vid ( #(#parts),* )),
+        Style::Unit => quote!(Self::#vid),
+    };
+    (pat, binds)
+}
+
+fn enum_impl(
+    ident: &syn::Ident,
+    impl_g: &syn::ImplGenerics<'_>,
+    ty_g: &syn::TypeGenerics<'_>,
+    where_g: Option<&syn::WhereClause>,
+    variants: &[Variant],
+) -> TokenStream {
+    let mut index_arms = Vec::new();
+    let mut field_arms = Vec::new();
+    let mut field_mut_arms = Vec::new();
+    let mut count_arms = Vec::new();
+    let mut build_arms = Vec::new();
+    for (vi, v) in variants.iter().enumerate() {
+        let (pat, binds) = variant_pattern(v);
+        let vid = &v.ident;
+        index_arms.push(quote!(#pat => #vi,));
+        let fi = 0..binds.len();
+        field_arms.push(quote!(#pat => match index {
+            #(#fi => ::core::option::Option::Some(#binds as &dyn __lr::Reflect),)*
+            _ => ::core::option::Option::None,
+        },));
+        let fi = 0..binds.len();
+        field_mut_arms.push(quote!(#pat => match index {
+            #(#fi => ::core::option::Option::Some(#binds as &mut dyn __lr::Reflect),)*
+            _ => ::core::option::Option::None,
+        },));
+        let n = binds.len();
+        count_arms.push(quote!(#pat => #n,));
+        let defaults = v.fields.iter().map(|f| {
+            let member = &f.member;
+            match v.style {
+                Style::Named => quote!(#member: ::core::default::Default::default()),
+                _ => quote!(::core::default::Default::default()),
+            }
+        });
+        let build = match v.style {
+            Style::Named => quote!(Self::#vid { #(#defaults),* }),
+            Style::Tuple => quote!(Self::#vid ( #(#defaults),* )),
+            Style::Unit => quote!(Self::#vid),
+        };
+        build_arms.push(quote!(#vi => #build,));
+    }
+    // The `_ => 0`-style arms below are unreachable for exhaustive matches; rustc would warn,
+    // so the index/count matches list every variant and need none.
+    quote! {
+        impl #impl_g __lr::Enum for #ident #ty_g #where_g {
+            #[inline]
+            fn variant_index(&self) -> usize {
+                #[allow(unused_variables)]
+                match self { #(#index_arms)* }
+            }
+            #[inline]
+            fn field_at(&self, index: usize) -> ::core::option::Option<&dyn __lr::Reflect> {
+                #[allow(unused_variables)]
+                match self { #(#field_arms)* }
+            }
+            #[inline]
+            fn field_at_mut(&mut self, index: usize) -> ::core::option::Option<&mut dyn __lr::Reflect> {
+                #[allow(unused_variables)]
+                match self { #(#field_mut_arms)* }
+            }
+            #[inline]
+            fn field_count(&self) -> usize {
+                #[allow(unused_variables)]
+                match self { #(#count_arms)* }
+            }
+            fn set_variant(&mut self, index: usize) -> bool {
+                *self = match index {
+                    #(#build_arms)*
+                    _ => return false,
+                };
+                true
+            }
+        }
+    }
+}

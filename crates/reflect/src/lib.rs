@@ -1,0 +1,171 @@
+//! Runtime reflection for game data, a kind registry with pluggable factories, and thing
+//! documents saved to and loaded from XML: the model of a small level editor.
+//!
+//! - `#[derive(Reflect)]` describes a struct or enum (generic or not): its fields with names,
+//!   types, docs and editor attributes ([`TypeInfo`]).
+//! - Values are read and written by name ([`field`](trait.Reflect.html#method.field), constant
+//!   time), by path (`"transform.position.x"`, `"items[3]"`,
+//!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`Handle`]s in hot loops,
+//!   or as text ([`set_text`](trait.Reflect.html#method.set_text) /
+//!   [`to_text`](trait.Reflect.html#method.to_text)): every supported type has a text form that
+//!   reads back to the exact same value, floats included.
+//! - A [`Registry`] creates values by kind name; kinds register themselves from their own
+//!   files (`#[reflect(register)]`, link-time collection) or by hand on targets without it.
+//! - A [`Document`] is a list of named things; it round-trips through XML in the shape of the
+//!   world editor post, and loading reports (line, thing, parameter, reason) what it could not
+//!   take while keeping everything the user wrote.
+//!
+//! # Example
+//!
+//! ```
+//! use lore_reflect::{Document, Reflect, Registry};
+//!
+//! /// A thing from the world editor post.
+//! #[derive(Reflect, Default)]
+//! struct Thing1 {
+//!     x: f32,
+//!     y: f32,
+//!     i: i32,
+//!     /// Red, green, blue, alpha.
+//!     #[reflect(color)]
+//!     color: [f32; 4],
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut registry = Registry::new();
+//! registry.register::<Thing1>()?;
+//!
+//! let mut thing = registry.create("Thing1")?;
+//! thing.set_text("x", "1e+20")?;
+//! thing.set_text("color", "1 , 0 , 0.5 , 1")?;
+//! assert_eq!(*thing.get::<f32>("x")?, 1e20);
+//! assert_eq!(thing.text("color")?, "1 , 0 , 0.5 , 1");
+//!
+//! let xml = r#"<things>
+//!   <thing kind="Thing1" name="item 2">
+//!     <parameter name="x" value="-1e-20"/>
+//!     <parameter name="y" value="0"/>
+//!     <parameter name="i" value="0"/>
+//!     <parameter name="color" value="1 , 0 , 0.5 , 1"/>
+//!   </thing>
+//! </things>"#;
+//! let (doc, report) = Document::from_xml(xml, &registry)?;
+//! assert!(report.is_clean());
+//! assert_eq!(*doc.things[0].value.get::<f32>("x")?, -1e-20);
+//! # Ok(()) }
+//! ```
+//!
+//! # The model
+//!
+//! A reflected value is seen through one of five shapes ([`ReflectRef`]): a struct (fields by
+//! index and name; glam vectors are structs `x, y`), an enum (the active variant and its
+//! fields; `Option` is `None | Some(T)`), a list (`Vec`, arrays), a map with string keys, or a
+//! leaf value with a text form (numbers, `bool`, `char`, `String`). Everything else (paths,
+//! text, documents, editors) is built on those five, so a new container needs one impl.
+//! See `docs/reflect.md` in the repository for the design and its trade-offs.
+//!
+//! # Feature flags
+//!
+//! - `std` (default): `HashMap` support, `std::error::Error`. Without it the core
+//!   (reflection, paths, text, registry, documents) builds on `core` + `alloc`.
+//! - `derive` (default): `#[derive(Reflect)]`.
+//! - `xml` (default): [`Document::to_xml`] / [`Document::from_xml`] (quick-xml).
+//! - `inventory` (default): link-time registration (`#[reflect(register)]`,
+//!   [`register_kind!`], [`Registry::linked`]).
+//! - `glam` (default): glam vectors.
+//! - `serde`: [`DocumentData`], a plain mirror of a document for JSON, RON or any serde format.
+#![no_std]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod document;
+mod error;
+mod impls;
+mod info;
+mod path;
+mod reflect;
+mod registry;
+#[cfg(feature = "serde")]
+mod serde_doc;
+pub mod text;
+#[cfg(feature = "xml")]
+pub mod xml;
+
+pub use document::{Document, Param, Problem, ProblemKind, RawThing, Report, Thing, VALUE_PARAM};
+pub use error::Error;
+pub use impls::write_float;
+pub use info::{
+    EnumInfo, FieldAttrs, FieldInfo, NameTable, Shape, StructInfo, StructStyle, TypeInfo, ValueKind, VariantInfo,
+    fnv1a, name_table,
+};
+pub use path::{Handle, Segment, parse_path};
+pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, Struct, Typed, Value};
+pub use registry::{Kind, Registry};
+#[cfg(feature = "serde")]
+pub use serde_doc::{DocumentData, ThingData};
+#[cfg(feature = "xml")]
+pub use xml::{LoadError, Limits};
+
+/// Derives [`Reflect`](trait@Reflect) and [`Typed`] for a struct (named, tuple or unit) or an
+/// enum (unit, tuple and struct variants), generic or not.
+///
+/// Generic parameters get a `Reflect` bound (enums also `Default`, used when switching
+/// variants); variant fields must implement `Default` for the same reason. Unions, types with
+/// lifetimes and fields holding references are refused with a compile error.
+///
+/// # Container attributes
+///
+/// - `#[reflect(rename = "Name")]`: the name in type info, documents and the registry.
+/// - `#[reflect(register)]`: register the type as a kind at link time (feature `inventory`;
+///   the type must be `Default` and not generic).
+///
+/// # Field attributes
+///
+/// - `#[reflect(rename = "name")]`: the field's name for paths and documents.
+/// - `#[reflect(skip)]`: not reflected (not listed, not saved); enum variants rebuild it with
+///   `Default`.
+/// - `#[reflect(default)]`: a document may leave it out without a report.
+/// - `#[reflect(doc = "...")]`: doc text (otherwise the `///` comment is used).
+/// - `#[reflect(range = 0.0..=10.0)]`, `#[reflect(step = 0.5)]`: slider range and step.
+/// - `#[reflect(color)]`: an editor shows three or four numbers in `0..=1` as a colour.
+///
+/// ```
+/// use lore_reflect::{Reflect, Typed};
+///
+/// /// A ball.
+/// #[derive(Reflect, Default)]
+/// #[reflect(rename = "ball")]
+/// struct Ball {
+///     /// Radius in metres.
+///     #[reflect(range = 0.1..=5.0, step = 0.1)]
+///     radius: f32,
+///     #[reflect(skip)]
+///     cache: u32,
+/// }
+///
+/// let info = <Ball as Typed>::INFO;
+/// assert_eq!(info.name, "ball");
+/// let fields = info.struct_info().unwrap().fields;
+/// assert_eq!(fields.len(), 1);
+/// assert_eq!(fields[0].docs, "Radius in metres.");
+/// assert_eq!(fields[0].attrs.range, Some((0.1, 5.0)));
+/// ```
+#[cfg(feature = "derive")]
+pub use lore_reflect_derive::Reflect;
+
+/// Paths the derive's generated code names. Not meant to be used directly.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::info::{
+        EnumInfo, FieldAttrs, FieldInfo, NameTable, Shape, StructInfo, StructStyle, TypeInfo, VariantInfo, name_table,
+    };
+    pub use crate::reflect::{Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed};
+    pub use crate::registry::{Kind, Registration};
+    pub use core::any::{Any, type_name};
+    #[cfg(feature = "inventory")]
+    pub use inventory;
+}

@@ -1,0 +1,508 @@
+//! Paths (`"transform.position.x"`, `"items[3]"`, `"stats[\"hp\"]"`) and pre-resolved
+//! [`Handle`]s for hot loops.
+//!
+//! A path is a chain of segments: `.name` (a struct field, a field of an enum's active variant,
+//! or a map key), `[3]` or `.3` (a list element or tuple field), `["key"]` (a map key). The
+//! first segment has no dot.
+
+use crate::error::{Error, excerpt};
+use crate::reflect::{Reflect, ReflectMut, ReflectRef};
+use crate::text;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::any::TypeId;
+use core::marker::PhantomData;
+
+/// One step of a path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Segment<'a> {
+    /// `.name`: a field (or map key).
+    Field(&'a str),
+    /// `[3]` or `.3`: a list element or tuple field.
+    Index(usize),
+    /// `["key"]`: a map key (quotes removed, `\"` and `\\` unescaped).
+    Key(String),
+}
+
+/// Splits a path into segments.
+///
+/// # Errors
+/// [`Error::BadPath`] with the byte offset of the problem.
+pub fn parse_path(path: &str) -> Result<Vec<Segment<'_>>, Error> {
+    let bad = |at: usize, reason: &'static str| Error::BadPath { path: excerpt(path), at, reason };
+    let bytes = path.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut first = true;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' => {
+                i += 1;
+                if bytes.get(i) == Some(&b'"') {
+                    i += 1;
+                    let mut key = String::new();
+                    let mut chars = path[i..].char_indices();
+                    let mut closed = false;
+                    while let Some((k, c)) = chars.next() {
+                        match c {
+                            '"' => {
+                                i += k + 1;
+                                closed = true;
+                                break;
+                            }
+                            '\\' => match chars.next() {
+                                Some((_, c @ ('"' | '\\'))) => key.push(c),
+                                _ => return Err(bad(i + k, "unknown escape in key")),
+                            },
+                            c => key.push(c),
+                        }
+                    }
+                    if !closed {
+                        return Err(bad(i, "unclosed quote"));
+                    }
+                    if bytes.get(i) != Some(&b']') {
+                        return Err(bad(i, "expected `]`"));
+                    }
+                    i += 1;
+                    out.push(Segment::Key(key));
+                } else {
+                    let start = i;
+                    while i < bytes.len() && bytes[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    let index = path[start..i].parse().map_err(|_| bad(start, "expected an index"))?;
+                    if bytes.get(i) != Some(&b']') {
+                        return Err(bad(i, "expected `]`"));
+                    }
+                    i += 1;
+                    out.push(Segment::Index(index));
+                }
+            }
+            b'.' if !first => {
+                i += 1;
+                out.push(name_segment(path, &mut i).ok_or_else(|| bad(i, "expected a name after `.`"))?);
+            }
+            _ if first => {
+                out.push(name_segment(path, &mut i).ok_or_else(|| bad(i, "expected a name"))?);
+            }
+            _ => return Err(bad(i, "expected `.` or `[`")),
+        }
+        first = false;
+    }
+    Ok(out)
+}
+
+fn name_segment<'a>(path: &'a str, i: &mut usize) -> Option<Segment<'a>> {
+    let start = *i;
+    let bytes = path.as_bytes();
+    while *i < bytes.len() && bytes[*i] != b'.' && bytes[*i] != b'[' {
+        *i += 1;
+    }
+    let name = &path[start..*i];
+    if name.is_empty() {
+        return None;
+    }
+    Some(match name.parse::<usize>() {
+        Ok(n) if name.bytes().all(|b| b.is_ascii_digit()) => Segment::Index(n),
+        _ => Segment::Field(name),
+    })
+}
+
+fn segment_error(value: &dyn Reflect, segment: &Segment<'_>, path: &str) -> Error {
+    let type_name = value.type_info().name;
+    let path = path.to_string();
+    match (segment, value.reflect_ref()) {
+        (Segment::Index(index), ReflectRef::List(l)) => Error::NoIndex { path, type_name, index: *index, len: l.len() },
+        (Segment::Index(index), ReflectRef::Struct(s)) => {
+            Error::NoIndex { path, type_name, index: *index, len: s.field_count() }
+        }
+        (Segment::Field(k), ReflectRef::Map(_)) => Error::NoKey { path, type_name, key: excerpt(k) },
+        (Segment::Key(k), _) => Error::NoKey { path, type_name, key: excerpt(k) },
+        (Segment::Field(f), _) => Error::NoField { path, type_name, field: excerpt(f) },
+        (Segment::Index(i), _) => Error::NoField { path, type_name, field: i.to_string() },
+    }
+}
+
+impl dyn Reflect {
+    /// Whether the value is a `T`.
+    #[must_use]
+    pub fn is<T: Reflect>(&self) -> bool {
+        self.as_any().type_id() == TypeId::of::<T>()
+    }
+
+    /// The value as a `T`, if it is one.
+    #[must_use]
+    pub fn downcast_ref<T: Reflect>(&self) -> Option<&T> {
+        self.as_any().downcast_ref()
+    }
+
+    /// The value as a `T`, if it is one.
+    #[must_use]
+    pub fn downcast_mut<T: Reflect>(&mut self) -> Option<&mut T> {
+        self.as_any_mut().downcast_mut()
+    }
+
+    /// The field called `name` of a struct (or of an enum's active variant), or the value at
+    /// key `name` of a map. Constant time for structs: see [`NameTable`](crate::NameTable).
+    #[inline]
+    #[must_use]
+    pub fn field(&self, name: &str) -> Option<&dyn Reflect> {
+        match self.reflect_ref() {
+            ReflectRef::Struct(s) => s.field_at(s.info().index_of(name)?),
+            ReflectRef::Enum(e) => {
+                let variant = e.info().variants.get(e.variant_index())?;
+                e.field_at(variant.index_of(name)?)
+            }
+            ReflectRef::Map(m) => m.get(name),
+            _ => None,
+        }
+    }
+
+    /// The field called `name`, mutably (see [`field`](Self::field)).
+    #[inline]
+    #[must_use]
+    pub fn field_mut(&mut self, name: &str) -> Option<&mut dyn Reflect> {
+        match self.reflect_mut() {
+            ReflectMut::Struct(s) => {
+                let index = <dyn crate::Struct>::info(s).index_of(name)?;
+                s.field_at_mut(index)
+            }
+            ReflectMut::Enum(e) => {
+                let info = <dyn crate::Enum>::info(e);
+                let variant = info.variants.get(e.variant_index())?;
+                e.field_at_mut(variant.index_of(name)?)
+            }
+            ReflectMut::Map(m) => m.get_mut(name),
+            _ => None,
+        }
+    }
+
+    /// One step down.
+    #[must_use]
+    pub fn child(&self, segment: &Segment<'_>) -> Option<&dyn Reflect> {
+        match (segment, self.reflect_ref()) {
+            (Segment::Field(name), _) => self.field(name),
+            (Segment::Index(i), ReflectRef::List(l)) => l.get(*i),
+            (Segment::Index(i), ReflectRef::Struct(s)) => s.field_at(*i),
+            (Segment::Index(i), ReflectRef::Enum(e)) => e.field_at(*i),
+            (Segment::Key(k), ReflectRef::Map(m)) => m.get(k),
+            _ => None,
+        }
+    }
+
+    /// One step down, mutably.
+    #[must_use]
+    pub fn child_mut(&mut self, segment: &Segment<'_>) -> Option<&mut dyn Reflect> {
+        match segment {
+            Segment::Field(name) => self.field_mut(name),
+            Segment::Index(i) => match self.reflect_mut() {
+                ReflectMut::List(l) => l.get_mut(*i),
+                ReflectMut::Struct(s) => s.field_at_mut(*i),
+                ReflectMut::Enum(e) => e.field_at_mut(*i),
+                _ => None,
+            },
+            Segment::Key(k) => match self.reflect_mut() {
+                ReflectMut::Map(m) => m.get_mut(k),
+                _ => None,
+            },
+        }
+    }
+
+    /// The value at `path` (`""` is the value itself).
+    ///
+    /// # Errors
+    /// [`Error::BadPath`], or the error of the first segment that does not exist.
+    pub fn path(&self, path: &str) -> Result<&dyn Reflect, Error> {
+        let mut value = self;
+        for (n, segment) in parse_path(path)?.into_iter().enumerate() {
+            value = value.child(&segment).ok_or_else(|| segment_error(value, &segment, prefix(path, n)))?;
+        }
+        Ok(value)
+    }
+
+    /// The value at `path`, mutably.
+    ///
+    /// # Errors
+    /// As [`path`](Self::path).
+    pub fn path_mut(&mut self, path: &str) -> Result<&mut dyn Reflect, Error> {
+        let mut value = self;
+        for (n, segment) in parse_path(path)?.into_iter().enumerate() {
+            if value.child(&segment).is_none() {
+                let shown = prefix(path, n);
+                return Err(segment_error(value, &segment, shown));
+            }
+            value = value.child_mut(&segment).ok_or(Error::BadPath { path: excerpt(path), at: 0, reason: "vanished" })?;
+        }
+        Ok(value)
+    }
+
+    /// The `T` at `path`.
+    ///
+    /// # Errors
+    /// As [`path`](Self::path), or [`Error::WrongType`].
+    pub fn get<T: Reflect + crate::Typed>(&self, path: &str) -> Result<&T, Error> {
+        let value = self.path(path)?;
+        let found = value.type_info().name;
+        value.downcast_ref().ok_or_else(|| Error::WrongType { path: path.to_string(), expected: T::INFO.name, found })
+    }
+
+    /// The `T` at `path`, mutably.
+    ///
+    /// # Errors
+    /// As [`get`](Self::get).
+    pub fn get_mut<T: Reflect + crate::Typed>(&mut self, path: &str) -> Result<&mut T, Error> {
+        let value = self.path_mut(path)?;
+        let found = value.type_info().name;
+        value.downcast_mut().ok_or_else(|| Error::WrongType { path: path.to_string(), expected: T::INFO.name, found })
+    }
+
+    /// Stores `new` at `path`.
+    ///
+    /// # Errors
+    /// As [`get`](Self::get).
+    pub fn set<T: Reflect + crate::Typed>(&mut self, path: &str, new: T) -> Result<(), Error> {
+        *self.get_mut::<T>(path)? = new;
+        Ok(())
+    }
+
+    /// Reads `text` into the value at `path` (see [`crate::text`] for the text form).
+    ///
+    /// # Errors
+    /// As [`path`](Self::path), or the text error with the full path and the expected type.
+    pub fn set_text(&mut self, path: &str, text: &str) -> Result<(), Error> {
+        let target = self.path_mut(path)?;
+        text::set_text(target, text).map_err(|e| e.with_prefix(path))
+    }
+
+    /// The text form of the value at `path`.
+    ///
+    /// # Errors
+    /// As [`path`](Self::path).
+    pub fn text(&self, path: &str) -> Result<String, Error> {
+        Ok(self.path(path)?.to_text())
+    }
+
+    /// The text form of the whole value.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        text::write_text(self, &mut out);
+        out
+    }
+
+    /// Copies `other` into `self` through their text forms: exact for every type of this
+    /// crate (floats round-trip), and usable between different types of the same shape.
+    ///
+    /// # Errors
+    /// When `other`'s text does not fit `self`.
+    pub fn apply(&mut self, other: &dyn Reflect) -> Result<(), Error> {
+        text::set_text(self, &other.to_text())
+    }
+}
+
+/// Byte length of the first `n` segments of `path` (for error messages).
+fn prefix(path: &str, n: usize) -> &str {
+    let mut end = 0;
+    for _ in 0..n {
+        end = advance(path, end);
+    }
+    &path[..end]
+}
+
+/// Byte offset just past the segment starting at `start`.
+fn advance(path: &str, start: usize) -> usize {
+    let bytes = path.as_bytes();
+    let mut i = start;
+    if i < bytes.len() && bytes[i] == b'[' {
+        let mut in_quote = false;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' if in_quote => i += 1,
+                b'"' => in_quote = !in_quote,
+                b']' if !in_quote => return i + 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        return bytes.len();
+    }
+    if i < bytes.len() && bytes[i] == b'.' {
+        i += 1;
+    }
+    while i < bytes.len() && bytes[i] != b'.' && bytes[i] != b'[' {
+        i += 1;
+    }
+    i
+}
+
+/// One resolved step of a [`Handle`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    /// Struct field or tuple field by index.
+    Field(usize),
+    /// Field of an enum, valid only while this variant is active.
+    Variant { variant: usize, field: usize },
+    /// List element.
+    Index(usize),
+    /// Map key.
+    Key(String),
+}
+
+/// A path resolved once to field indices, for reading or writing a `T` in many values of the
+/// same type in a hot loop: no string hashing, no path parsing.
+///
+/// ```
+/// use lore_reflect::{Handle, Reflect};
+///
+/// #[derive(Reflect, Default)]
+/// struct Ball { position: glam::Vec2, radius: f32 }
+///
+/// # fn main() -> Result<(), lore_reflect::Error> {
+/// let mut balls: Vec<Ball> = (0..3).map(|_| Ball::default()).collect();
+/// let x = Handle::<f32>::resolve(&balls[0], "position.x")?;
+/// for (i, ball) in balls.iter_mut().enumerate() {
+///     *x.get_mut(ball)? = i as f32;
+/// }
+/// assert_eq!(balls[2].position.x, 2.0);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Handle<T> {
+    root: TypeId,
+    root_name: &'static str,
+    steps: Vec<Step>,
+    path: String,
+    target: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        Self {
+            root: self.root,
+            root_name: self.root_name,
+            steps: self.steps.clone(),
+            path: self.path.clone(),
+            target: PhantomData,
+        }
+    }
+}
+
+impl<T: Reflect + crate::Typed> Handle<T> {
+    /// Resolves `path` against `value` (any value of the type the handle will be used on).
+    ///
+    /// # Errors
+    /// As [`path`](trait.Reflect.html#method.path), or [`Error::WrongType`] when the value
+    /// at the path is not a `T`.
+    pub fn resolve(value: &dyn Reflect, path: &str) -> Result<Self, Error> {
+        let mut steps = Vec::new();
+        let mut current = value;
+        for segment in parse_path(path)? {
+            let step = match (&segment, current.reflect_ref()) {
+                (Segment::Field(name), ReflectRef::Struct(s)) => s.info().index_of(name).map(Step::Field),
+                (Segment::Index(i), ReflectRef::Struct(_)) => Some(Step::Field(*i)),
+                (Segment::Field(name), ReflectRef::Enum(e)) => e
+                    .info()
+                    .variants
+                    .get(e.variant_index())
+                    .and_then(|v| v.index_of(name))
+                    .map(|field| Step::Variant { variant: e.variant_index(), field }),
+                (Segment::Index(i), ReflectRef::Enum(e)) => Some(Step::Variant { variant: e.variant_index(), field: *i }),
+                (Segment::Index(i), ReflectRef::List(_)) => Some(Step::Index(*i)),
+                (Segment::Field(k), ReflectRef::Map(_)) => Some(Step::Key(k.to_string())),
+                (Segment::Key(k), ReflectRef::Map(_)) => Some(Step::Key(k.clone())),
+                _ => None,
+            };
+            let next = current.child(&segment);
+            match (step, next) {
+                (Some(step), Some(next)) => {
+                    steps.push(step);
+                    current = next;
+                }
+                _ => return Err(segment_error(current, &segment, path)),
+            }
+        }
+        if !current.is::<T>() {
+            return Err(Error::WrongType {
+                path: path.to_string(),
+                expected: T::INFO.name,
+                found: current.type_info().name,
+            });
+        }
+        Ok(Self {
+            root: value.as_any().type_id(),
+            root_name: value.type_info().name,
+            steps,
+            path: path.to_string(),
+            target: PhantomData,
+        })
+    }
+
+    /// The path this handle was resolved from.
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn mismatch(&self, value: &dyn Reflect) -> Error {
+        Error::WrongType { path: self.path.clone(), expected: self.root_name, found: value.type_info().name }
+    }
+
+    /// The `T` in `value`.
+    ///
+    /// # Errors
+    /// [`Error::WrongType`] when `value` is not of the type the handle was resolved on;
+    /// [`Error::NoField`]/[`Error::NoIndex`]/[`Error::NoKey`] when a list became shorter, a
+    /// key vanished or an enum changed variant since.
+    #[inline]
+    pub fn get<'v>(&self, value: &'v dyn Reflect) -> Result<&'v T, Error> {
+        if value.as_any().type_id() != self.root {
+            return Err(self.mismatch(value));
+        }
+        let mut current = value;
+        for step in &self.steps {
+            let next = match (step, current.reflect_ref()) {
+                (Step::Field(i), ReflectRef::Struct(s)) => s.field_at(*i),
+                (Step::Variant { variant, field }, ReflectRef::Enum(e)) if e.variant_index() == *variant => {
+                    e.field_at(*field)
+                }
+                (Step::Index(i), ReflectRef::List(l)) => l.get(*i),
+                (Step::Key(k), ReflectRef::Map(m)) => m.get(k),
+                _ => None,
+            };
+            current = next.ok_or_else(|| self.stale_in(current.type_info().name))?;
+        }
+        current.downcast_ref().ok_or_else(|| self.mismatch(value))
+    }
+
+    /// The `T` in `value`, mutably.
+    ///
+    /// # Errors
+    /// As [`get`](Self::get).
+    #[inline]
+    pub fn get_mut<'v>(&self, value: &'v mut dyn Reflect) -> Result<&'v mut T, Error> {
+        if value.as_any().type_id() != self.root {
+            return Err(self.mismatch(value));
+        }
+        let mut current = value;
+        for step in &self.steps {
+            let type_name = current.type_info().name;
+            let next = match (step, current.reflect_mut()) {
+                (Step::Field(i), ReflectMut::Struct(s)) => s.field_at_mut(*i),
+                (Step::Variant { variant, field }, ReflectMut::Enum(e)) if e.variant_index() == *variant => {
+                    e.field_at_mut(*field)
+                }
+                (Step::Index(i), ReflectMut::List(l)) => l.get_mut(*i),
+                (Step::Key(k), ReflectMut::Map(m)) => m.get_mut(k),
+                _ => None,
+            };
+            current = next.ok_or_else(|| self.stale_in(type_name))?;
+        }
+        let found = current.type_info().name;
+        current.downcast_mut().ok_or_else(|| Error::WrongType { path: self.path.clone(), expected: T::INFO.name, found })
+    }
+
+    #[cold]
+    fn stale_in(&self, type_name: &'static str) -> Error {
+        Error::NoField { path: self.path.clone(), type_name, field: self.path.clone() }
+    }
+}

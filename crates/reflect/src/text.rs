@@ -1,0 +1,460 @@
+//! The text form of any reflected value: what `set_text` reads and `to_text` writes.
+//!
+//! Leaves write their own text (`111.11`, `true`, `hello`). Composite values are lists of
+//! their parts separated by `" , "`, as in the colour `1 , 0 , 0.5 , 1` of the world editor
+//! post; nested parts are bracketed:
+//!
+//! | value | text |
+//! | --- | --- |
+//! | struct `{ x: 1.5, y: 2 }`, `Vec2`, `[f32; 4]` | `1.5 , 2` (nested: `(1.5 , 2)`) |
+//! | `Vec<T>` | `1 , 2 , 3` (nested: `[1 , 2 , 3]`) |
+//! | enum / `Option` | `None`, `Some(3)`, `Circle(1 , 2)` (reading `Circle` alone switches to it with default fields) |
+//! | map | `"a": 1 , "b": 2` (nested: `{"a": 1 , "b": 2}`), keys sorted |
+//! | nested `String` / `char` | `"quoted \"like\" this"` |
+//!
+//! When reading, structs also accept their fields by name (`x: 1.5 , y: 2`), a struct with one
+//! field accepts its field's text alone, and whitespace around parts is ignored. Reading stops
+//! with an [`Error`](crate::Error) naming the path and the expected type; values are changed
+//! part by part, so on error the parts before the bad one keep their new values.
+
+use crate::error::{Error, excerpt};
+use crate::reflect::{Reflect, ReflectMut, ReflectRef};
+use crate::info::ValueKind;
+use alloc::borrow::Cow;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// Nesting deeper than this is refused (a hostile value cannot exhaust the stack).
+pub const MAX_DEPTH: usize = 64;
+
+/// Appends the text form of `value` to `out`.
+pub fn write_text(value: &dyn Reflect, out: &mut String) {
+    write(value, out, false);
+}
+
+fn write_quoted(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn write(value: &dyn Reflect, out: &mut String, nested: bool) {
+    match value.reflect_ref() {
+        ReflectRef::Value(v) => {
+            if nested && matches!(v.kind(), ValueKind::String | ValueKind::Char) {
+                let mut raw = String::new();
+                v.write_text(&mut raw);
+                write_quoted(&raw, out);
+            } else {
+                v.write_text(out);
+            }
+        }
+        ReflectRef::Struct(s) => {
+            if nested {
+                out.push('(');
+            }
+            for i in 0..s.field_count() {
+                if i > 0 {
+                    out.push_str(" , ");
+                }
+                if let Some(f) = s.field_at(i) {
+                    write(f, out, true);
+                }
+            }
+            if nested {
+                out.push(')');
+            }
+        }
+        ReflectRef::Enum(e) => {
+            out.push_str(e.variant_name());
+            if e.field_count() > 0 {
+                out.push('(');
+                for i in 0..e.field_count() {
+                    if i > 0 {
+                        out.push_str(" , ");
+                    }
+                    if let Some(f) = e.field_at(i) {
+                        write(f, out, true);
+                    }
+                }
+                out.push(')');
+            }
+        }
+        ReflectRef::List(l) => {
+            if nested {
+                out.push('[');
+            }
+            for i in 0..l.len() {
+                if i > 0 {
+                    out.push_str(" , ");
+                }
+                if let Some(f) = l.get(i) {
+                    write(f, out, true);
+                }
+            }
+            if nested {
+                out.push(']');
+            }
+        }
+        ReflectRef::Map(m) => {
+            if nested {
+                out.push('{');
+            }
+            for (i, key) in m.keys().into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" , ");
+                }
+                write_quoted(key, out);
+                out.push_str(": ");
+                if let Some(v) = m.get(key) {
+                    write(v, out, true);
+                }
+            }
+            if nested {
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// A parsed piece of text.
+#[derive(Debug, PartialEq)]
+enum Node<'a> {
+    /// A bare token or a quoted string (unescaped).
+    Atom(Cow<'a, str>),
+    /// `( .. )` or `[ .. ]`, or the top level.
+    List(Vec<Item<'a>>),
+    /// `Name( .. )`.
+    Call(&'a str, Vec<Item<'a>>),
+}
+
+/// One part of a list, optionally `key: value`.
+#[derive(Debug, PartialEq)]
+struct Item<'a> {
+    key: Option<Cow<'a, str>>,
+    value: Node<'a>,
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+type PResult<T> = Result<T, (usize, &'static str)>;
+
+const DELIMS: &[u8] = b",()[]{}\":";
+
+impl<'a> Parser<'a> {
+    fn skip_ws(&mut self) {
+        while self.pos < self.text.len() && self.text.as_bytes()[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn quoted(&mut self) -> PResult<Cow<'a, str>> {
+        let start = self.pos;
+        self.pos += 1; // the opening quote
+        let mut out = String::new();
+        let mut chars = self.text[self.pos..].char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => {
+                    self.pos += i + 1;
+                    return Ok(Cow::Owned(out));
+                }
+                '\\' => match chars.next() {
+                    Some((_, '"')) => out.push('"'),
+                    Some((_, '\\')) => out.push('\\'),
+                    Some((_, 'n')) => out.push('\n'),
+                    Some((_, 'r')) => out.push('\r'),
+                    Some((_, 't')) => out.push('\t'),
+                    _ => return Err((self.pos + i, "unknown escape (expected \\\" \\\\ \\n \\r \\t)")),
+                },
+                c => out.push(c),
+            }
+        }
+        Err((start, "unclosed quote"))
+    }
+
+    fn bare(&mut self) -> &'a str {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        while self.pos < bytes.len() && !DELIMS.contains(&bytes[self.pos]) {
+            self.pos += 1;
+        }
+        self.text[start..self.pos].trim_end()
+    }
+
+    /// Items up to `close` (or the end of text when `close` is `None`).
+    fn items(&mut self, close: Option<u8>, depth: usize) -> PResult<Vec<Item<'a>>> {
+        if depth > MAX_DEPTH {
+            return Err((self.pos, "nested too deeply"));
+        }
+        let mut items = Vec::new();
+        if self.peek() == close {
+            if close.is_some() {
+                self.pos += 1;
+            }
+            return Ok(items);
+        }
+        loop {
+            let mut value = self.value(depth)?;
+            let mut key = None;
+            if self.peek() == Some(b':') {
+                self.pos += 1;
+                key = match value {
+                    Node::Atom(k) => Some(k),
+                    _ => return Err((self.pos, "a key must be a name or a quoted string")),
+                };
+                value = self.value(depth)?;
+            }
+            items.push(Item { key, value });
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                c if c == close => {
+                    if close.is_some() {
+                        self.pos += 1;
+                    }
+                    return Ok(items);
+                }
+                None => return Err((self.pos, "missing closing bracket")),
+                Some(_) => return Err((self.pos, "expected `,` or a closing bracket")),
+            }
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> PResult<Node<'a>> {
+        match self.peek() {
+            Some(b'"') => Ok(Node::Atom(self.quoted()?)),
+            Some(b'(') => {
+                self.pos += 1;
+                Ok(Node::List(self.items(Some(b')'), depth + 1)?))
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                Ok(Node::List(self.items(Some(b']'), depth + 1)?))
+            }
+            Some(b'{') => {
+                self.pos += 1;
+                Ok(Node::List(self.items(Some(b'}'), depth + 1)?))
+            }
+            Some(b',' | b')' | b']' | b'}' | b':') | None => Err((self.pos, "expected a value")),
+            Some(_) => {
+                let token = self.bare();
+                if self.text.as_bytes().get(self.pos) == Some(&b'(') {
+                    self.pos += 1;
+                    Ok(Node::Call(token, self.items(Some(b')'), depth + 1)?))
+                } else {
+                    Ok(Node::Atom(Cow::Borrowed(token)))
+                }
+            }
+        }
+    }
+}
+
+fn parse_error(path: &str, expected: &'static str, text: &str, reason: impl Into<String>) -> Error {
+    Error::Parse { path: path.to_string(), expected, text: excerpt(text), reason: reason.into() }
+}
+
+/// Reads `text` into `target` (see the module docs for the grammar).
+///
+/// # Errors
+/// [`Error::Parse`], [`Error::NoField`], [`Error::NoVariant`], [`Error::FixedLength`], with
+/// paths relative to `target`.
+pub fn set_text(target: &mut dyn Reflect, text: &str) -> Result<(), Error> {
+    if let ReflectMut::Value(v) = target.reflect_mut() {
+        return v.parse_text(text).map_err(|e| parse_error("", e.expected, text, e.reason));
+    }
+    let mut parser = Parser { text, pos: 0 };
+    let items = parser.items(None, 0).map_err(|(at, reason)| {
+        parse_error("", target.type_info().name, text, format!("{reason} at byte {at}"))
+    })?;
+    let mut path = String::new();
+    // A top-level enum is one item (`Some(3)`), not a list of one.
+    let single_enum = matches!(target.reflect_mut(), ReflectMut::Enum(_))
+        && matches!(items.as_slice(), [Item { key: None, .. }]);
+    match items.into_iter() {
+        mut one if single_enum => match one.next() {
+            Some(item) => apply(&item.value, target, &mut path),
+            None => Ok(()),
+        },
+        all => apply(&Node::List(all.collect()), target, &mut path),
+    }
+}
+
+fn describe(node: &Node<'_>) -> String {
+    match node {
+        Node::Atom(a) => excerpt(a),
+        Node::List(items) => format!("a list of {}", items.len()),
+        Node::Call(name, _) => format!("{name}(..)"),
+    }
+}
+
+fn with_path<R>(path: &mut String, part: core::fmt::Arguments<'_>, f: impl FnOnce(&mut String) -> R) -> R {
+    let len = path.len();
+    if !path.is_empty() && !part.to_string().starts_with('[') {
+        path.push('.');
+    }
+    path.push_str(&part.to_string());
+    let r = f(path);
+    path.truncate(len);
+    r
+}
+
+fn apply(node: &Node<'_>, target: &mut dyn Reflect, path: &mut String) -> Result<(), Error> {
+    let type_name = target.type_info().name;
+    match target.reflect_mut() {
+        ReflectMut::Value(v) => match node {
+            Node::Atom(text) => v.parse_text(text).map_err(|e| parse_error(path, e.expected, text, e.reason)),
+            other => Err(parse_error(path, type_name, &describe(other), "expected a single value")),
+        },
+        ReflectMut::Struct(s) => {
+            let info = <dyn crate::Struct>::info(s);
+            let count = s.field_count();
+            let items: &[Item<'_>] = match node {
+                Node::List(items) => items,
+                atom @ Node::Atom(_) if count == 1 => {
+                    let name = info.fields.first().map_or("0", |f| f.name);
+                    let field = s.field_at_mut(0).ok_or_else(|| no_field(path, type_name, name))?;
+                    return with_path(path, format_args!("{name}"), |p| apply(atom, field, p));
+                }
+                other => {
+                    return Err(parse_error(path, type_name, &describe(other), format!("expected {count} fields")));
+                }
+            };
+            if items.iter().all(|i| i.key.is_some()) && !items.is_empty() {
+                for item in items {
+                    let key = item.key.as_deref().unwrap_or_default();
+                    let index = info.index_of(key).ok_or_else(|| no_field(path, type_name, key))?;
+                    let field = s.field_at_mut(index).ok_or_else(|| no_field(path, type_name, key))?;
+                    with_path(path, format_args!("{key}"), |p| apply(&item.value, field, p))?;
+                }
+                return Ok(());
+            }
+            if items.len() != count || items.iter().any(|i| i.key.is_some()) {
+                return Err(parse_error(
+                    path,
+                    type_name,
+                    &describe(node),
+                    format!("expected {count} fields, in order or all by name"),
+                ));
+            }
+            for (i, item) in items.iter().enumerate() {
+                let name = info.fields.get(i).map_or("?", |f| f.name);
+                let field = s.field_at_mut(i).ok_or_else(|| no_field(path, type_name, name))?;
+                with_path(path, format_args!("{name}"), |p| apply(&item.value, field, p))?;
+            }
+            Ok(())
+        }
+        ReflectMut::Enum(e) => {
+            let info = <dyn crate::Enum>::info(e);
+            let (name, items): (&str, &[Item<'_>]) = match node {
+                Node::Atom(name) => (name, &[]),
+                Node::Call(name, items) => (name, items),
+                Node::List(_) => return Err(parse_error(path, type_name, &describe(node), "expected a variant")),
+            };
+            let index = info.index_of(name).ok_or_else(|| Error::NoVariant {
+                path: path.clone(),
+                type_name,
+                variant: excerpt(name),
+            })?;
+            if e.variant_index() != index {
+                e.set_variant(index);
+            }
+            let count = e.field_count();
+            if matches!(node, Node::Call(..)) && items.len() != count {
+                return Err(parse_error(path, type_name, &describe(node), format!("`{name}` has {count} fields")));
+            }
+            let fields = info.variants[index].fields;
+            for (i, item) in items.iter().enumerate() {
+                let fname = fields.get(i).map_or("?", |f| f.name);
+                let field = e.field_at_mut(i).ok_or_else(|| no_field(path, type_name, fname))?;
+                with_path(path, format_args!("{fname}"), |p| apply(&item.value, field, p))?;
+            }
+            Ok(())
+        }
+        ReflectMut::List(l) => {
+            let Node::List(items) = node else {
+                return Err(parse_error(path, type_name, &describe(node), "expected a list"));
+            };
+            if items.iter().any(|i| i.key.is_some()) {
+                return Err(parse_error(path, type_name, &describe(node), "a list has no keys"));
+            }
+            let len = l.len();
+            if items.len() < len && !l.truncate(items.len()) || items.len() > len && !l.push_default() {
+                return Err(Error::FixedLength { path: path.clone(), type_name, len, found: items.len() });
+            }
+            while l.len() < items.len() {
+                l.push_default();
+            }
+            for (i, item) in items.iter().enumerate() {
+                let element = l.get_mut(i).ok_or_else(|| Error::NoIndex {
+                    path: path.clone(),
+                    type_name,
+                    index: i,
+                    len: items.len(),
+                })?;
+                with_path(path, format_args!("[{i}]"), |p| apply(&item.value, element, p))?;
+            }
+            Ok(())
+        }
+        ReflectMut::Map(m) => {
+            let Node::List(items) = node else {
+                return Err(parse_error(path, type_name, &describe(node), "expected `\"key\": value` entries"));
+            };
+            m.clear();
+            for item in items {
+                let Some(key) = item.key.as_deref() else {
+                    return Err(parse_error(path, type_name, &describe(&item.value), "expected `\"key\": value`"));
+                };
+                let value = m.insert_default(key);
+                with_path(path, format_args!("[{key:?}]"), |p| apply(&item.value, value, p))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn no_field(path: &str, type_name: &'static str, field: &str) -> Error {
+    Error::NoField { path: path.to_string(), type_name, field: excerpt(field) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parser_reads_nested_lists_calls_and_keys() {
+        let mut p = Parser { text: r#"1 , (2, 3) , Some("a,b") , "k": [ ]"#, pos: 0 };
+        let items = p.items(None, 0).unwrap();
+        assert_eq!(items.len(), 4);
+        assert_eq!(items[0].value, Node::Atom(Cow::Borrowed("1")));
+        assert!(matches!(&items[1].value, Node::List(v) if v.len() == 2));
+        assert!(matches!(&items[2].value, Node::Call("Some", v) if v[0].value == Node::Atom(Cow::Borrowed("a,b"))));
+        assert_eq!(items[3].key.as_deref(), Some("k"));
+    }
+
+    #[test]
+    fn parser_refuses_deep_nesting_and_unclosed_brackets() {
+        let deep = "(".repeat(10_000);
+        assert!(Parser { text: &deep, pos: 0 }.items(None, 0).is_err());
+        assert!(Parser { text: "(1 , 2", pos: 0 }.items(None, 0).is_err());
+        assert!(Parser { text: "\"abc", pos: 0 }.items(None, 0).is_err());
+        assert!(Parser { text: "1 , , 2", pos: 0 }.items(None, 0).is_err());
+    }
+}

@@ -1,0 +1,225 @@
+//! The derive on every supported shape: type info, access by name, index and path, enums,
+//! generics, handles.
+
+use glam::Vec2;
+use lore_reflect::{Error, Handle, Reflect, ReflectRef, Shape, StructStyle, Typed};
+use std::collections::HashMap;
+
+#[derive(Reflect, Default, Debug, PartialEq)]
+struct Transform {
+    position: Vec2,
+    /// Rotation in radians.
+    #[reflect(range = -3.5..=3.5, step = 0.01)]
+    angle: f32,
+}
+
+#[derive(Reflect, Default, Debug, PartialEq)]
+enum Shape2 {
+    #[default]
+    Empty,
+    Circle(f32),
+    Rect {
+        size: Vec2,
+        #[reflect(rename = "round")]
+        rounded: bool,
+    },
+}
+
+/// A level object.
+#[derive(Reflect, Default, Debug, PartialEq)]
+#[reflect(rename = "Object")]
+struct Obj {
+    transform: Transform,
+    items: Vec<i32>,
+    shape: Shape2,
+    tag: Option<String>,
+    stats: HashMap<String, f32>,
+    #[reflect(color)]
+    color: [f32; 4],
+    #[reflect(skip)]
+    cache: u64,
+}
+
+#[derive(Reflect, Default, Debug, PartialEq)]
+struct Meters(f32);
+
+#[derive(Reflect, Default, Debug, PartialEq)]
+struct Marker;
+
+#[derive(Reflect, Default, Debug, PartialEq)]
+struct Pair<T> {
+    a: T,
+    b: T,
+}
+
+#[derive(Reflect, Debug, PartialEq)]
+enum Either<L, R> {
+    Left(L),
+    Right(R),
+}
+
+#[test]
+fn type_info_lists_fields_docs_and_attributes() {
+    let info = <Obj as Typed>::INFO;
+    assert_eq!(info.name, "Object");
+    assert_eq!(info.docs, "A level object.");
+    let s = info.struct_info().expect("a struct");
+    let names: Vec<_> = s.fields.iter().map(|f| f.name).collect();
+    assert_eq!(names, ["transform", "items", "shape", "tag", "stats", "color"]);
+    assert!(s.fields[5].attrs.color);
+    assert!((s.fields[0].type_name)().ends_with("Transform"));
+    let t = <Transform as Typed>::INFO.struct_info().unwrap();
+    assert_eq!(t.fields[1].docs, "Rotation in radians.");
+    assert_eq!(t.fields[1].attrs.range, Some((-3.5, 3.5)));
+    assert_eq!(t.fields[1].attrs.step, Some(0.01));
+    assert_eq!(<Meters as Typed>::INFO.struct_info().unwrap().style, StructStyle::Tuple);
+    assert_eq!(<Marker as Typed>::INFO.struct_info().unwrap().style, StructStyle::Unit);
+    let Shape::Enum(e) = &<Shape2 as Typed>::INFO.shape else { panic!("an enum") };
+    assert_eq!(e.variants.iter().map(|v| v.name).collect::<Vec<_>>(), ["Empty", "Circle", "Rect"]);
+    assert_eq!(e.variants[2].fields[1].name, "round");
+}
+
+#[test]
+fn get_and_set_by_name_and_nested_path() -> Result<(), Error> {
+    let mut obj = Obj::default();
+    let r: &mut dyn Reflect = &mut obj;
+    r.set("transform.position.x", 3.5f32)?;
+    r.set_text("transform.angle", "1e-2")?;
+    r.set_text("items", "1 , 2 , 3 , 4")?;
+    r.set_text("items[3]", "40")?;
+    r.set_text("stats", r#""hp": 10 , "mp": 2.5"#)?;
+    r.set_text("stats[\"mp\"]", "3")?;
+    r.set_text("tag", r#"Some("boss")"#)?;
+    r.set_text("shape", "Rect((1 , 2) , true)")?;
+    r.set_text("shape.size.y", "7")?;
+    assert_eq!(*r.get::<f32>("transform.position.x")?, 3.5);
+    assert_eq!(r.field("items").and_then(|v| v.downcast_ref::<Vec<i32>>()), Some(&vec![1, 2, 3, 40]));
+    assert_eq!(obj.transform.angle, 0.01);
+    assert_eq!(obj.stats["mp"], 3.0);
+    assert_eq!(obj.tag.as_deref(), Some("boss"));
+    assert_eq!(obj.shape, Shape2::Rect { size: Vec2::new(1.0, 7.0), rounded: true });
+    Ok(())
+}
+
+#[test]
+fn errors_name_the_path_and_the_expected_type() {
+    let mut obj = Obj::default();
+    let r: &mut dyn Reflect = &mut obj;
+    let e = r.set_text("transform.angle", "fast").unwrap_err();
+    assert!(
+        matches!(&e, Error::Parse { path, expected: "f32", .. } if path == "transform.angle"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("transform.angle") && e.to_string().contains("f32"));
+    let e = r.set_text("items", "1 , x").unwrap_err();
+    assert!(matches!(&e, Error::Parse { path, expected: "i32", .. } if path == "items[1]"), "{e}");
+    let e = r.set_text("transform.position.q", "1").unwrap_err();
+    assert!(matches!(&e, Error::NoField { field, .. } if field == "q"), "{e}");
+    let e = r.set_text("items[9]", "1").unwrap_err();
+    assert!(matches!(e, Error::NoIndex { index: 9, len: 4, .. }) || matches!(e, Error::NoIndex { .. }), "{e}");
+    let e = r.get::<i32>("transform.angle").unwrap_err();
+    assert!(matches!(e, Error::WrongType { expected: "i32", found: "f32", .. }), "{e}");
+    let e = r.set_text("color", "1 , 2").unwrap_err();
+    assert!(matches!(e, Error::FixedLength { len: 4, found: 2, .. }), "{e}");
+    let e = r.set_text("shape", "Hexagon").unwrap_err();
+    assert!(matches!(&e, Error::NoVariant { variant, .. } if variant == "Hexagon"), "{e}");
+    assert!(matches!(r.path("a..b"), Err(Error::BadPath { .. })));
+    assert!(matches!(r.path("items[x]"), Err(Error::BadPath { .. })));
+}
+
+#[test]
+fn text_form_matches_the_post() -> Result<(), Error> {
+    let mut obj = Obj::default();
+    let r: &mut dyn Reflect = &mut obj;
+    r.set_text("color", "1 , 0 , 0.5 , 1")?;
+    assert_eq!(r.text("color")?, "1 , 0 , 0.5 , 1");
+    r.set_text("transform.position.x", "1e+20")?;
+    assert_eq!(r.text("transform.position")?, "1e20 , 0");
+    r.set_text("transform.position", "111.11 , -1e-20")?;
+    assert_eq!(r.text("transform.position")?, "111.11 , -1e-20");
+    r.set_text("transform", "x: 1, y: 2")
+        .expect_err("named fields must be the struct's own");
+    r.set_text("transform", "position: (1 , 2) , angle: 0.5")?;
+    assert_eq!(r.text("transform")?, "(1 , 2) , 0.5");
+    Ok(())
+}
+
+#[test]
+fn enums_switch_variants_and_expose_active_fields() -> Result<(), Error> {
+    let mut s = Shape2::Circle(2.0);
+    let r: &mut dyn Reflect = &mut s;
+    assert_eq!(*r.get::<f32>("0")?, 2.0);
+    let ReflectRef::Enum(e) = r.reflect_ref() else { panic!("an enum") };
+    assert_eq!(e.variant_name(), "Circle");
+    r.set_text("", "Rect")?;
+    assert_eq!(s, Shape2::Rect { size: Vec2::ZERO, rounded: false });
+    let r: &mut dyn Reflect = &mut s;
+    assert!(r.field("round").is_some() && r.field("0").is_none());
+    assert_eq!(r.to_text(), "Rect((0 , 0) , false)");
+    Ok(())
+}
+
+#[test]
+fn generics_tuple_and_unit_structs() -> Result<(), Error> {
+    let mut p = Pair { a: Meters(1.0), b: Meters(2.5) };
+    let r: &mut dyn Reflect = &mut p;
+    assert_eq!(r.to_text(), "(1) , (2.5)");
+    r.set_text("", "3 , 4")?;
+    assert_eq!(p, Pair { a: Meters(3.0), b: Meters(4.0) });
+    assert_eq!(<Pair<Meters> as Typed>::INFO.name, "Pair");
+    assert!((<Pair<Meters> as Typed>::INFO.type_path)().contains("Meters"));
+    let mut e: Either<i32, String> = Either::Right("x".into());
+    let r: &mut dyn Reflect = &mut e;
+    assert_eq!(r.to_text(), "Right(\"x\")");
+    r.set_text("", "Left(5)")?;
+    assert_eq!(e, Either::Left(5));
+    let mut m = Marker;
+    let r: &mut dyn Reflect = &mut m;
+    assert_eq!(r.to_text(), "");
+    r.set_text("", "")?;
+    Ok(())
+}
+
+#[test]
+fn handles_resolve_once_and_follow_the_same_fields() -> Result<(), Error> {
+    let mut objs: Vec<Obj> = (0..4).map(|_| Obj::default()).collect();
+    for o in &mut objs {
+        o.items = vec![0; 3];
+    }
+    let x = Handle::<f32>::resolve(&objs[0], "transform.position.x")?;
+    let item = Handle::<i32>::resolve(&objs[0], "items[2]")?;
+    for (i, o) in objs.iter_mut().enumerate() {
+        *x.get_mut(o)? = i as f32;
+        *item.get_mut(o)? = i as i32 * 10;
+    }
+    assert_eq!(objs[3].transform.position.x, 3.0);
+    assert_eq!(objs[2].items[2], 20);
+    objs[1].items.clear();
+    assert!(item.get(&objs[1]).is_err(), "a shorter list is an error, not a panic");
+    assert!(matches!(x.get(&Marker), Err(Error::WrongType { .. })));
+    assert!(matches!(Handle::<i32>::resolve(&objs[0], "transform.angle"), Err(Error::WrongType { .. })));
+    let mut s = Shape2::Circle(1.0);
+    let r = Handle::<f32>::resolve(&s, "0")?;
+    *r.get_mut(&mut s)? = 4.0;
+    assert_eq!(s, Shape2::Circle(4.0));
+    s = Shape2::Empty;
+    assert!(r.get(&s).is_err(), "another variant is an error");
+    Ok(())
+}
+
+#[test]
+fn field_lookup_finds_every_field_of_a_wide_struct() {
+    #[derive(Reflect, Default)]
+    struct Wide {
+        a0: u8, a1: u8, a2: u8, a3: u8, a4: u8, a5: u8, a6: u8, a7: u8, a8: u8, a9: u8,
+        b0: u8, b1: u8, b2: u8, b3: u8, b4: u8, b5: u8, b6: u8, b7: u8, b8: u8, b9: u8,
+    }
+    let w = Wide::default();
+    let r: &dyn Reflect = &w;
+    let info = <Wide as Typed>::INFO.struct_info().unwrap();
+    for (i, f) in info.fields.iter().enumerate() {
+        assert_eq!(info.index_of(f.name), Some(i));
+        assert!(r.field(f.name).is_some());
+    }
+    assert!(r.field("c0").is_none());
+}
