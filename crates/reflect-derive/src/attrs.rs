@@ -41,9 +41,7 @@ impl ContainerAttrs {
                 } else if meta.path.is_ident("register") {
                     out.register = Some(meta.path.span());
                 } else {
-                    return Err(meta.error(
-                        "unknown container attribute; expected `rename = \"...\"` or `register`",
-                    ));
+                    return Err(meta.error("unknown container attribute; expected `rename = \"...\"` or `register`"));
                 }
                 Ok(())
             })?;

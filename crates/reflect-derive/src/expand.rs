@@ -29,10 +29,7 @@ fn field_infos(fields: &[Field]) -> (TokenStream, TokenStream) {
     });
     let names = live.iter().map(|f| &f.name);
     let size = table_size(live.len());
-    (
-        quote!(&[#(#infos),*]),
-        quote!(__lr::NameTable::new(&__lr::name_table::<#size>(&[#(#names),*]))),
-    )
+    (quote!(&[#(#infos),*]), quote!(__lr::NameTable::new(&__lr::name_table::<#size>(&[#(#names),*]))))
 }
 
 pub fn expand(model: &Model<'_>) -> TokenStream {
@@ -54,8 +51,7 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
         Body::Struct { style, fields } => {
             let (infos, table) = field_infos(fields);
             let st = style_tokens(*style);
-            let shape =
-                quote!(__lr::Shape::Struct(__lr::StructInfo { style: #st, fields: #infos, names: #table }));
+            let shape = quote!(__lr::Shape::Struct(__lr::StructInfo { style: #st, fields: #infos, names: #table }));
             let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
             let idx = 0..live.len();
             let idx2 = 0..live.len();

@@ -108,7 +108,7 @@ pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]
 pub use serde_doc::{DocumentData, ThingData};
 #[cfg(feature = "xml")]
-pub use xml::{LoadError, Limits};
+pub use xml::{Limits, LoadError};
 
 /// Derives [`Reflect`](trait@Reflect) and [`Typed`] for a struct (named, tuple or unit) or an
 /// enum (unit, tuple and struct variants), generic or not.

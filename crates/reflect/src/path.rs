@@ -231,7 +231,8 @@ impl dyn Reflect {
                 let shown = prefix(path, n);
                 return Err(segment_error(value, &segment, shown));
             }
-            value = value.child_mut(&segment).ok_or(Error::BadPath { path: excerpt(path), at: 0, reason: "vanished" })?;
+            value =
+                value.child_mut(&segment).ok_or(Error::BadPath { path: excerpt(path), at: 0, reason: "vanished" })?;
         }
         Ok(value)
     }
@@ -406,7 +407,9 @@ impl<T: Reflect + crate::Typed> Handle<T> {
                     .get(e.variant_index())
                     .and_then(|v| v.index_of(name))
                     .map(|field| Step::Variant { variant: e.variant_index(), field }),
-                (Segment::Index(i), ReflectRef::Enum(e)) => Some(Step::Variant { variant: e.variant_index(), field: *i }),
+                (Segment::Index(i), ReflectRef::Enum(e)) => {
+                    Some(Step::Variant { variant: e.variant_index(), field: *i })
+                }
                 (Segment::Index(i), ReflectRef::List(_)) => Some(Step::Index(*i)),
                 (Segment::Field(k), ReflectRef::Map(_)) => Some(Step::Key(k.to_string())),
                 (Segment::Key(k), ReflectRef::Map(_)) => Some(Step::Key(k.clone())),
@@ -498,7 +501,11 @@ impl<T: Reflect + crate::Typed> Handle<T> {
             current = next.ok_or_else(|| self.stale_in(type_name))?;
         }
         let found = current.type_info().name;
-        current.downcast_mut().ok_or_else(|| Error::WrongType { path: self.path.clone(), expected: T::INFO.name, found })
+        current.downcast_mut().ok_or_else(|| Error::WrongType {
+            path: self.path.clone(),
+            expected: T::INFO.name,
+            found,
+        })
     }
 
     #[cold]

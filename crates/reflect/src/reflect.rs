@@ -95,11 +95,8 @@ impl dyn Struct {
     }
 }
 
-static EMPTY_STRUCT: StructInfo = StructInfo {
-    style: crate::StructStyle::Unit,
-    fields: &[],
-    names: crate::NameTable::new(&[]),
-};
+static EMPTY_STRUCT: StructInfo =
+    StructInfo { style: crate::StructStyle::Unit, fields: &[], names: crate::NameTable::new(&[]) };
 
 /// An enum: one active variant and its fields.
 pub trait Enum: Reflect {

@@ -34,6 +34,13 @@ impl Kind {
         Self { info: T::INFO, create: create_default::<T> }
     }
 
+    /// A kind from its parts: the name comes from `info`, values from `create`. For kinds
+    /// made at run time (scripted kinds, tests); `Kind::of` is the usual way.
+    #[must_use]
+    pub const fn from_parts(info: &'static TypeInfo, create: fn() -> Box<dyn Reflect>) -> Self {
+        Self { info, create }
+    }
+
     /// The kind's name.
     #[must_use]
     pub fn name(&self) -> &'static str {

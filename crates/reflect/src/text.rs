@@ -18,8 +18,8 @@
 //! part by part, so on error the parts before the bad one keep their new values.
 
 use crate::error::{Error, excerpt};
-use crate::reflect::{Reflect, ReflectMut, ReflectRef};
 use crate::info::ValueKind;
+use crate::reflect::{Reflect, ReflectMut, ReflectRef};
 use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -281,13 +281,13 @@ pub fn set_text(target: &mut dyn Reflect, text: &str) -> Result<(), Error> {
         return v.parse_text(text).map_err(|e| parse_error("", e.expected, text, e.reason));
     }
     let mut parser = Parser { text, pos: 0 };
-    let items = parser.items(None, 0).map_err(|(at, reason)| {
-        parse_error("", target.type_info().name, text, format!("{reason} at byte {at}"))
-    })?;
+    let items = parser
+        .items(None, 0)
+        .map_err(|(at, reason)| parse_error("", target.type_info().name, text, format!("{reason} at byte {at}")))?;
     let mut path = String::new();
     // A top-level enum is one item (`Some(3)`), not a list of one.
-    let single_enum = matches!(target.reflect_mut(), ReflectMut::Enum(_))
-        && matches!(items.as_slice(), [Item { key: None, .. }]);
+    let single_enum =
+        matches!(target.reflect_mut(), ReflectMut::Enum(_)) && matches!(items.as_slice(), [Item { key: None, .. }]);
     match items.into_iter() {
         mut one if single_enum => match one.next() {
             Some(item) => apply(&item.value, target, &mut path),

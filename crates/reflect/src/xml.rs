@@ -16,12 +16,14 @@
 //! well-formed XML with content problems loads everything valid and lists the rest in the
 //! [`Report`].
 
-use crate::document::{Document, Param, Problem, ProblemKind, RawThing, Report, Thing, apply_param, param_count, report_missing};
-use std::vec;
+use crate::document::{
+    Document, Param, Problem, ProblemKind, RawThing, Report, Thing, apply_param, param_count, report_missing,
+};
 use crate::error::excerpt;
 use crate::registry::Registry;
 use quick_xml::events::{BytesStart, Event};
 use std::string::{String, ToString};
+use std::vec;
 use std::vec::Vec;
 
 /// Bounds on what a document may ask of the reader.
@@ -299,7 +301,9 @@ impl<'a> Loader<'a> {
                     }
                 }
                 Event::Text(t) => {
-                    if !AsRef::<str>::as_ref(&t).trim().is_empty() {
+                    let text: &str = t.as_ref();
+                    if let Some(offset) = text.find(|c: char| !c.is_whitespace()) {
+                        let line = self.lines.at(start + offset);
                         if self.stack.is_empty() {
                             return Err(if root_done { LoadError::AfterRoot { line } } else { LoadError::NoRoot });
                         }
@@ -352,9 +356,8 @@ impl<'a> Loader<'a> {
             let Some(slot) = wanted.iter().position(|w| *w == attr.key.as_ref()) else {
                 continue;
             };
-            let value = attr
-                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                .map_err(|err| self.malformed(&err))?;
+            let value =
+                attr.normalized_value(quick_xml::XmlVersion::Implicit1_0).map_err(|err| self.malformed(&err))?;
             out[slot] = Some(value.into_owned());
         }
         Ok(out)
@@ -388,7 +391,8 @@ impl<'a> Loader<'a> {
                         std::mem::replace(&mut self.current, Current::None)
                     }
                     None => {
-                        self.current = Current::Raw(RawThing { kind: String::new(), name: thing_name, params: Vec::new() });
+                        self.current =
+                            Current::Raw(RawThing { kind: String::new(), name: thing_name, params: Vec::new() });
                         self.problem(line, None, ProblemKind::MissingAttribute("kind"));
                         std::mem::replace(&mut self.current, Current::None)
                     }

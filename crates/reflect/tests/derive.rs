@@ -106,10 +106,7 @@ fn errors_name_the_path_and_the_expected_type() {
     let mut obj = Obj::default();
     let r: &mut dyn Reflect = &mut obj;
     let e = r.set_text("transform.angle", "fast").unwrap_err();
-    assert!(
-        matches!(&e, Error::Parse { path, expected: "f32", .. } if path == "transform.angle"),
-        "{e}"
-    );
+    assert!(matches!(&e, Error::Parse { path, expected: "f32", .. } if path == "transform.angle"), "{e}");
     assert!(e.to_string().contains("transform.angle") && e.to_string().contains("f32"));
     let e = r.set_text("items", "1 , x").unwrap_err();
     assert!(matches!(&e, Error::Parse { path, expected: "i32", .. } if path == "items[1]"), "{e}");
@@ -137,8 +134,7 @@ fn text_form_matches_the_post() -> Result<(), Error> {
     assert_eq!(r.text("transform.position")?, "1e20 , 0");
     r.set_text("transform.position", "111.11 , -1e-20")?;
     assert_eq!(r.text("transform.position")?, "111.11 , -1e-20");
-    r.set_text("transform", "x: 1, y: 2")
-        .expect_err("named fields must be the struct's own");
+    r.set_text("transform", "x: 1, y: 2").expect_err("named fields must be the struct's own");
     r.set_text("transform", "position: (1 , 2) , angle: 0.5")?;
     assert_eq!(r.text("transform")?, "(1 , 2) , 0.5");
     Ok(())
@@ -211,8 +207,26 @@ fn handles_resolve_once_and_follow_the_same_fields() -> Result<(), Error> {
 fn field_lookup_finds_every_field_of_a_wide_struct() {
     #[derive(Reflect, Default)]
     struct Wide {
-        a0: u8, a1: u8, a2: u8, a3: u8, a4: u8, a5: u8, a6: u8, a7: u8, a8: u8, a9: u8,
-        b0: u8, b1: u8, b2: u8, b3: u8, b4: u8, b5: u8, b6: u8, b7: u8, b8: u8, b9: u8,
+        a0: u8,
+        a1: u8,
+        a2: u8,
+        a3: u8,
+        a4: u8,
+        a5: u8,
+        a6: u8,
+        a7: u8,
+        a8: u8,
+        a9: u8,
+        b0: u8,
+        b1: u8,
+        b2: u8,
+        b3: u8,
+        b4: u8,
+        b5: u8,
+        b6: u8,
+        b7: u8,
+        b8: u8,
+        b9: u8,
     }
     let w = Wide::default();
     let r: &dyn Reflect = &w;

@@ -88,7 +88,13 @@ impl<T: Reflect + Default> Typed for Option<T> {
         docs: "",
         shape: Shape::Enum(EnumInfo {
             variants: &[
-                VariantInfo { name: "None", docs: "", style: StructStyle::Unit, fields: &[], names: NameTable::new(&[]) },
+                VariantInfo {
+                    name: "None",
+                    docs: "",
+                    style: StructStyle::Unit,
+                    fields: &[],
+                    names: NameTable::new(&[]),
+                },
                 VariantInfo {
                     name: "Some",
                     docs: "",

@@ -95,8 +95,10 @@ macro_rules! int {
                 Some(*self as f64)
             }
             fn set_f64(&mut self, value: f64) -> bool {
-                // `as` from f64 saturates at the type's bounds and maps NaN to 0.
-                *self = value.round() as $t;
+                // Round half away from zero without std (`as` truncates toward zero, saturates
+                // at the type's bounds and maps NaN to 0).
+                let half = if value < 0.0 { -0.5 } else { 0.5 };
+                *self = (value + half) as $t;
                 true
             }
         }
@@ -116,12 +118,8 @@ int!(usize, Uint, usize::BITS as u8);
 macro_rules! leaf_info {
     ($t:ty, $name:literal, $kind:expr) => {
         impl Typed for $t {
-            const INFO: &'static TypeInfo = &TypeInfo {
-                name: $name,
-                type_path: core::any::type_name::<$t>,
-                docs: "",
-                shape: Shape::Value($kind),
-            };
+            const INFO: &'static TypeInfo =
+                &TypeInfo { name: $name, type_path: core::any::type_name::<$t>, docs: "", shape: Shape::Value($kind) };
         }
         impl Reflect for $t {
             reflect_common!(Value);

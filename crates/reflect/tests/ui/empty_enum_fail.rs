@@ -1,0 +1,6 @@
+use lore_reflect::Reflect;
+
+#[derive(Reflect)]
+enum Never {}
+
+fn main() {}

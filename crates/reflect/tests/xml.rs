@@ -1,0 +1,232 @@
+//! Thing documents in XML: the post's sample, reports, lossless saving, hostile input.
+
+use lore_reflect::{Document, Limits, LoadError, ProblemKind, Reflect, Registry, Thing};
+
+#[derive(Reflect, Default, Debug, PartialEq)]
+struct Thing1 {
+    x: f32,
+    y: f32,
+    i: i32,
+    #[reflect(color)]
+    color: [f32; 4],
+}
+
+#[derive(Reflect, Default, Debug, PartialEq)]
+struct Thing2 {
+    x: f32,
+    y: f32,
+    j: i32,
+}
+
+fn registry() -> Registry {
+    let mut r = Registry::new();
+    r.register::<Thing1>().unwrap();
+    r.register::<Thing2>().unwrap();
+    r
+}
+
+/// The sample from "World Editor Beginnings", completed with the closing tags and root element
+/// lost when the post was saved as text.
+const POST: &str = r#"<things>
+  <thing kind="Thing1" name="">
+   <parameter name="x" value="1e+20"/>
+   <parameter name="y" value="0"/>
+   <parameter name="i" value="0"/>
+   <parameter name="color" value="1 , 0 , 0.5 , 1"/>
+  </thing>
+  <thing kind="Thing2" name="item 1">
+   <parameter name="x" value="111.11"/>
+   <parameter name="y" value="0"/>
+   <parameter name="j" value="0"/>
+  </thing>
+  <thing kind="Thing1" name="item 2">
+   <parameter name="x" value="-1e-20"/>
+   <parameter name="y" value="0"/>
+   <parameter name="i" value="0"/>
+   <parameter name="color" value="1 , 0 , 0.5 , 1"/>
+  </thing>
+  <thing kind="Thing1" name="item 3">
+   <parameter name="x" value="0"/>
+   <parameter name="y" value="0"/>
+   <parameter name="i" value="0"/>
+   <parameter name="color" value="23 , 42 , 86 , 99"/>
+  </thing>
+</things>
+"#;
+
+fn thing1(t: &Thing) -> &Thing1 {
+    t.value.downcast_ref::<Thing1>().expect("a Thing1")
+}
+
+#[test]
+fn the_posts_sample_loads_with_the_values_it_shows() {
+    let (doc, report) = Document::from_xml(POST, &registry()).unwrap();
+    assert!(report.is_clean(), "{report}");
+    let names: Vec<_> = doc.things.iter().map(|t| (t.kind(), t.name.as_str())).collect();
+    assert_eq!(names, [("Thing1", ""), ("Thing2", "item 1"), ("Thing1", "item 2"), ("Thing1", "item 3")]);
+    assert_eq!(thing1(&doc.things[0]), &Thing1 { x: 1e20, y: 0.0, i: 0, color: [1.0, 0.0, 0.5, 1.0] });
+    assert_eq!(doc.things[1].value.downcast_ref::<Thing2>(), Some(&Thing2 { x: 111.11, y: 0.0, j: 0 }));
+    assert_eq!(thing1(&doc.things[2]).x, -1e-20);
+    assert_eq!(thing1(&doc.things[3]).color, [23.0, 42.0, 86.0, 99.0]);
+
+    // Saved again, it reads back to the same values (and the same text).
+    let xml = doc.to_xml();
+    assert!(xml.contains(r#"<parameter name="x" value="1e20"/>"#), "{xml}");
+    assert!(xml.contains(r#"<parameter name="color" value="1 , 0 , 0.5 , 1"/>"#));
+    let (again, report) = Document::from_xml(&xml, &registry()).unwrap();
+    assert!(report.is_clean());
+    assert_eq!(again.to_xml(), xml);
+}
+
+#[test]
+fn problems_are_reported_with_line_thing_and_parameter_and_the_rest_loads() {
+    let text = r#"<level>
+  <thing kind="Thing2" name="a">
+    <parameter name="x" value="fast"/>
+    <parameter name="z" value="3"/>
+    <parameter name="j" value="7"/>
+  </thing>
+  <thing kind="Dragon" name="smaug">
+    <parameter name="fire" value="9000"/>
+  </thing>
+  <thing kind="Thing1" name="b">
+    <parameter name="x" value="2"/>
+    <parameter name="x" value="3"/>
+  </thing>
+</level>"#;
+    let (doc, report) = Document::from_xml(text, &registry()).unwrap();
+    let got: Vec<_> = report
+        .problems
+        .iter()
+        .map(|p| (p.line, p.thing.as_str(), p.parameter.as_deref(), std::mem::discriminant(&p.reason)))
+        .collect();
+    use std::mem::discriminant as d;
+    let bad = d(&ProblemKind::BadValue(lore_reflect::Error::UnknownKind(String::new())));
+    assert_eq!(
+        got,
+        [
+            (3, "a", Some("x"), bad),
+            (4, "a", Some("z"), d(&ProblemKind::UnknownParameter)),
+            (2, "a", Some("y"), d(&ProblemKind::MissingParameter)),
+            (7, "smaug", None, d(&ProblemKind::UnknownKind)),
+            (12, "b", Some("x"), d(&ProblemKind::DuplicateParameter)),
+            (10, "b", Some("y"), d(&ProblemKind::MissingParameter)),
+            (10, "b", Some("i"), d(&ProblemKind::MissingParameter)),
+            (10, "b", Some("color"), d(&ProblemKind::MissingParameter)),
+        ],
+        "{report}"
+    );
+    let message = report.problems[0].to_string();
+    assert!(message.contains("line 3") && message.contains("`x`") && message.contains("f32"), "{message}");
+    // Everything valid loaded.
+    assert_eq!(doc.things.len(), 2);
+    assert_eq!(doc.things[0].value.downcast_ref::<Thing2>(), Some(&Thing2 { x: 0.0, y: 0.0, j: 7 }));
+    assert_eq!(thing1(&doc.things[1]).x, 3.0);
+
+    // Nothing the user wrote is dropped on save.
+    let xml = doc.to_xml();
+    for kept in
+        [r#"name="z" value="3""#, r#"value="fast""#, r#"kind="Dragon" name="smaug""#, r#"name="fire" value="9000""#]
+    {
+        assert!(xml.contains(kept), "{kept} missing from\n{xml}");
+    }
+    let (again, _) = Document::from_xml(&xml, &registry()).unwrap();
+    assert_eq!(again.to_xml(), xml, "saving is stable");
+
+    // Setting the rejected parameter forgets the rejected text.
+    let mut doc = again;
+    doc.things[0].set_text("x", "1.5").unwrap();
+    assert!(!doc.to_xml().contains("fast"));
+}
+
+#[test]
+fn strings_with_markup_and_newlines_survive_a_round_trip() {
+    #[derive(Reflect, Default)]
+    struct Note {
+        text: String,
+        tags: Vec<String>,
+    }
+    let mut registry = Registry::new();
+    registry.register::<Note>().unwrap();
+    let note = Note {
+        text: "a <b> & \"c\"\n\ttab\r, (x) [y] {z}: ok".into(),
+        tags: vec!["one, two".into(), "\"q\"".into(), String::new()],
+    };
+    let mut doc = Document::new();
+    doc.things.push(Thing::new("n <1>", Box::new(note)));
+    let xml = doc.to_xml();
+    let (back, report) = Document::from_xml(&xml, &registry).unwrap();
+    assert!(report.is_clean(), "{report}");
+    let n = back.things[0].value.downcast_ref::<Note>().unwrap();
+    assert_eq!(back.things[0].name, "n <1>");
+    assert_eq!(n.text, "a <b> & \"c\"\n\ttab\r, (x) [y] {z}: ok");
+    assert_eq!(n.tags, ["one, two", "\"q\"", ""]);
+}
+
+fn load(text: &str) -> Result<Document, LoadError> {
+    Document::from_xml(text, &registry()).map(|(d, _)| d)
+}
+
+#[test]
+fn malformed_xml_is_an_error_with_a_line() {
+    assert!(matches!(load("<things>\n<thing kind=\"Thing1\" name=\"a\">\n"), Err(LoadError::Unclosed { line: 3, .. })));
+    assert!(matches!(load("<things>\n</thing>"), Err(LoadError::Malformed { line: 2, .. })));
+    assert!(matches!(load("<things><thing kind=\"Thing1></things>"), Err(LoadError::Malformed { .. })));
+    assert!(matches!(load(""), Err(LoadError::NoRoot)));
+    assert!(matches!(load("just text"), Err(LoadError::NoRoot)));
+    assert!(matches!(load("<a/><b/>"), Err(LoadError::AfterRoot { .. })));
+    assert!(matches!(load("<things><thing kind=\"A\" kind=\"B\"/></things>"), Err(LoadError::Malformed { .. })));
+    assert!(matches!(load("<things><thing kind=\"&bogus;\"/></things>"), Err(LoadError::Malformed { .. })));
+}
+
+#[test]
+fn hostile_xml_is_refused_quickly() {
+    // Entity expansion ("billion laughs"): DOCTYPE is refused, so no entity is ever defined.
+    let laughs = r#"<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
+<things><thing kind="Thing2" name="&lol2;"/></things>"#;
+    assert!(matches!(load(laughs), Err(LoadError::Doctype { line: 2 })));
+    // Deep nesting.
+    let deep = "<a>".repeat(100_000) + &"</a>".repeat(100_000);
+    assert!(matches!(load(&deep), Err(LoadError::TooDeep { limit: 16, .. })));
+    // A 100 MB attribute.
+    let huge = format!(r#"<things><thing kind="Thing2" name="{}"/></things>"#, "x".repeat(100 << 20));
+    assert!(matches!(load(&huge), Err(LoadError::TooLong { len, .. }) if len == 100 << 20));
+    // Too many things for the limits given.
+    let many = "<t>".to_string() + &r#"<thing kind="Thing2" name=""/>"#.repeat(11) + "</t>";
+    let limits = Limits { max_things: 10, ..Limits::default() };
+    assert!(matches!(Document::from_xml_with(&many, &registry(), &limits), Err(LoadError::TooMany { limit: 10, .. })));
+    // A 100 MB value inside limits is an ordinary bad value, reported, not a crash.
+    let limits = Limits { max_value_len: usize::MAX, ..Limits::default() };
+    let big_value =
+        format!(r#"<t><thing kind="Thing2" name=""><parameter name="x" value="{}"/></thing></t>"#, "9".repeat(1 << 20));
+    let (doc, report) = Document::from_xml_with(&big_value, &registry(), &limits).unwrap();
+    assert_eq!(doc.things.len(), 1);
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| matches!(p.reason, ProblemKind::BadValue(_)) || p.parameter.as_deref() == Some("y"))
+    );
+}
+
+#[test]
+fn unexpected_elements_and_text_are_reported_and_skipped() {
+    let text = r#"<things>
+  hello
+  <group><thing kind="Thing2" name="inner"/></group>
+  <thing kind="Thing2" name="ok"><parameter name="x" value="1"><b/></parameter><parameter name="y" value="2"/><parameter name="j" value="3"/></thing>
+</things>"#;
+    let (doc, report) = Document::from_xml(text, &registry()).unwrap();
+    assert_eq!(doc.things.len(), 1, "{report}");
+    assert_eq!(doc.things[0].value.downcast_ref::<Thing2>(), Some(&Thing2 { x: 1.0, y: 2.0, j: 3 }));
+    let kinds: Vec<_> = report.problems.iter().map(|p| (p.line, p.reason.clone())).collect();
+    assert_eq!(
+        kinds,
+        [
+            (2, ProblemKind::UnexpectedText),
+            (3, ProblemKind::UnexpectedElement("group".into())),
+            (4, ProblemKind::UnexpectedElement("b".into())),
+        ]
+    );
+}
