@@ -1,0 +1,300 @@
+//! `editor`: a small level editor in the spirit of "World Editor Beginnings", built on
+//! [`lore_reflect`].
+//!
+//! - Things of registered kinds ([`kinds`], each registering itself from its own file) draw
+//!   themselves from their reflected fields ([`draw`]).
+//! - The inspector panel is generated from reflection ([`inspector`]): sliders from ranges,
+//!   colour pickers, text fields, variant pickers, lists.
+//! - Add, delete, duplicate, select and drag with the mouse, Tab to cycle, undo/redo, save and
+//!   load XML ([`editor`]).
+//!
+//! Headless, with no input, it plays a scripted session (select, recolour, add, duplicate, drag,
+//! delete, undo) and draws the inspector into the scene ([`overlay`]) so the picture shows it.
+#![deny(missing_docs)]
+
+pub mod draw;
+pub mod editor;
+pub mod inspector;
+pub mod kinds;
+pub mod overlay;
+
+use editor::Editor;
+use lore_render::glam::{Vec2, vec2};
+use lore_render::{Batch, Camera, Color, Demo, Input, Key, MouseButton, egui};
+use std::path::PathBuf;
+
+/// The level the editor starts with: every kind, in the XML shape of the post.
+pub const LEVEL: &str = include_str!("level.xml");
+
+/// The framed world area (the level's bounds).
+pub const WORLD_MIN: Vec2 = Vec2::new(-16.0, -9.0);
+/// The framed world area's upper corner.
+pub const WORLD_MAX: Vec2 = Vec2::new(6.0, 9.0);
+/// World room kept free on the right of the level for the in-scene inspector.
+const PANEL_ROOM: f32 = 12.5;
+
+/// The editor as a demo.
+#[derive(Debug)]
+pub struct EditorDemo {
+    ed: Editor,
+    frame: u32,
+    /// Plays the scripted session until the user touches the scene or a key.
+    autopilot: bool,
+    /// Set once the egui panel has been shown (windowed): the in-scene inspector then hides.
+    panel_shown: bool,
+    /// An inspector edit is under way (a slider held): its frames make one undo step.
+    edit_in_progress: bool,
+    kind_to_add: String,
+}
+
+/// The demo, saving to and loading from `level.xml` in the current folder.
+#[must_use]
+pub fn demo() -> Box<dyn Demo> {
+    Box::new(EditorDemo::new(PathBuf::from("level.xml")))
+}
+
+/// The demo, saving to and loading from `file`.
+#[must_use]
+pub fn demo_with_file(file: PathBuf) -> Box<dyn Demo> {
+    Box::new(EditorDemo::new(file))
+}
+
+impl EditorDemo {
+    /// A new editor on `file` (call `reset` before stepping).
+    #[must_use]
+    pub fn new(file: PathBuf) -> Self {
+        Self {
+            ed: Editor::new(file),
+            frame: 0,
+            autopilot: true,
+            panel_shown: false,
+            edit_in_progress: false,
+            kind_to_add: "Disk".into(),
+        }
+    }
+
+    /// The editing session.
+    #[must_use]
+    pub fn editor(&self) -> &Editor {
+        &self.ed
+    }
+
+    fn select_named(&mut self, name: &str) {
+        self.ed.selected = self.ed.doc.things.iter().position(|t| t.name == name);
+    }
+
+    /// One step of the scripted session (headless autopilot). Every edit goes through the same
+    /// editor commands the mouse, keys and inspector use.
+    fn script(&mut self) {
+        let f = self.frame;
+        let crate_from = vec2(-3.0, -3.0);
+        let crate_to = vec2(-9.5, 0.5);
+        match f {
+            5 => self.select_named("sun"),
+            15 => self.set("color", "1 , 0.55 , 0.2 , 1"),
+            25 => self.set("points", "7"),
+            35 => {
+                let _ = self.ed.add("Disk", vec2(-12.5, -2.0));
+            }
+            40 => {
+                self.set("radius", "1");
+                self.set("color", "0.45 , 0.9 , 0.55 , 1");
+            }
+            50 => {
+                self.ed.duplicate();
+            }
+            60 => self.ed.press(crate_from),
+            61..=89 => self.ed.drag_to(crate_from.lerp(crate_to, (f - 60) as f32 / 30.0)),
+            90 => {
+                self.ed.drag_to(crate_to);
+                self.ed.release();
+            }
+            95 => {
+                self.select_named("rock");
+                self.ed.delete();
+            }
+            100 => {
+                self.ed.undo();
+            }
+            105 => self.select_named("sun"),
+            _ => {}
+        }
+    }
+
+    fn set(&mut self, path: &str, text: &str) {
+        if let Err(e) = self.ed.set_selected(path, text) {
+            self.ed.status = e.to_string();
+        }
+    }
+}
+
+impl Demo for EditorDemo {
+    fn name(&self) -> &'static str {
+        "editor"
+    }
+
+    fn description(&self) -> &'static str {
+        "A level editor driven by reflection: an inspector from type info, undo/redo, XML save/load."
+    }
+
+    fn reset(&mut self, _seed: u64) {
+        let file = self.ed.file.clone();
+        self.ed = Editor::new(file);
+        if let Err(e) = self.ed.load_xml(LEVEL) {
+            self.ed.status = format!("built-in level: {e}");
+        }
+        self.ed.selected = None;
+        self.frame = 0;
+        self.autopilot = true;
+    }
+
+    fn step(&mut self, input: &Input) {
+        self.frame += 1;
+        let control = input.key_down(Key::Control);
+        let touched = input.button_pressed(MouseButton::Left)
+            || [Key::Tab, Key::Backspace, Key::Escape].iter().any(|&k| input.key_pressed(k))
+            || control;
+        if touched {
+            self.autopilot = false;
+        }
+        if self.autopilot {
+            self.script();
+            return;
+        }
+        if input.mouse_in_view && input.button_pressed(MouseButton::Left) {
+            self.ed.press(input.mouse);
+        } else if input.button_down(MouseButton::Left) && self.ed.dragging() {
+            self.ed.drag_to(input.mouse);
+        } else if !input.button_down(MouseButton::Left) && self.ed.dragging() {
+            self.ed.release();
+        }
+        if input.key_pressed(Key::Tab) {
+            self.ed.select_next();
+        }
+        if input.key_pressed(Key::Backspace) {
+            self.ed.delete();
+        }
+        if input.key_pressed(Key::Escape) {
+            self.ed.selected = None;
+        }
+        if control {
+            match () {
+                () if input.key_pressed(Key::Char('z')) => {
+                    self.ed.undo();
+                }
+                () if input.key_pressed(Key::Char('y')) => {
+                    self.ed.redo();
+                }
+                () if input.key_pressed(Key::Char('d')) => {
+                    self.ed.duplicate();
+                }
+                () if input.key_pressed(Key::Char('s')) => self.ed.save(),
+                () if input.key_pressed(Key::Char('o')) => self.ed.load(),
+                () => {}
+            }
+        }
+    }
+
+    fn draw(&self, batch: &mut Batch) {
+        batch.rect_outline(WORLD_MIN, WORLD_MAX, 0.06, Color::rgb(60, 66, 80));
+        for (i, thing) in self.ed.doc.things.iter().enumerate() {
+            draw::draw(batch, &*thing.value, &thing.name, self.ed.selected == Some(i));
+        }
+        if !self.panel_shown {
+            overlay::draw(batch, &self.ed);
+        }
+    }
+
+    fn camera(&self) -> Camera {
+        if self.panel_shown {
+            Camera::fit(WORLD_MIN, WORLD_MAX, 0.03)
+        } else {
+            Camera::fit(WORLD_MIN, WORLD_MAX + Vec2::new(PANEL_ROOM, 0.0), 0.03)
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui) {
+        self.panel_shown = true;
+        let before = (self.ed.doc.to_xml(), self.ed.selected);
+        ui.horizontal(|ui| {
+            if ui.button("Undo").clicked() {
+                self.ed.undo();
+            }
+            if ui.button("Redo").clicked() {
+                self.ed.redo();
+            }
+            if ui.button("Save").clicked() {
+                self.ed.save();
+            }
+            if ui.button("Load").clicked() {
+                self.ed.load();
+            }
+        });
+        ui.horizontal(|ui| {
+            egui::ComboBox::from_id_salt("kind").selected_text(self.kind_to_add.clone()).show_ui(ui, |ui| {
+                for kind in self.ed.registry.kinds() {
+                    ui.selectable_value(&mut self.kind_to_add, kind.name().to_string(), kind.name())
+                        .on_hover_text(kind.info().docs);
+                }
+            });
+            if ui.button("Add").clicked() {
+                let _ = self.ed.add(&self.kind_to_add.clone(), Vec2::ZERO);
+            }
+            if ui.button("Duplicate").clicked() {
+                self.ed.duplicate();
+            }
+            if ui.button("Delete").clicked() {
+                self.ed.delete();
+            }
+        });
+        ui.separator();
+        ui.label("Things");
+        egui::ScrollArea::vertical().id_salt("things").max_height(180.0).show(ui, |ui| {
+            for i in 0..self.ed.doc.things.len() {
+                let t = &self.ed.doc.things[i];
+                let label = format!("{}  {}", t.kind(), t.name);
+                if ui.selectable_label(self.ed.selected == Some(i), label).clicked() {
+                    self.ed.selected = Some(i);
+                }
+            }
+        });
+        ui.separator();
+        let mut changed = false;
+        if let Some(i) = self.ed.selected.filter(|&i| i < self.ed.doc.things.len()) {
+            let thing = &mut self.ed.doc.things[i];
+            ui.heading(format!("{} \"{}\"", thing.kind(), thing.name));
+            ui.horizontal(|ui| {
+                ui.label("name");
+                changed |= ui.text_edit_singleline(&mut thing.name).changed();
+            });
+            egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| {
+                changed |= inspector::inspect(ui, &mut *thing.value);
+            });
+        } else {
+            ui.label("Click a thing, or press Tab, to inspect it.");
+        }
+        ui.separator();
+        ui.label(&self.ed.status);
+        // Continuous edits (a slider drag) make one undo step: record the state before the
+        // first changed frame, and start a new step once the pointer is released.
+        if changed {
+            self.autopilot = false;
+            if !self.edit_in_progress {
+                self.ed.checkpoint_from(before.0, before.1);
+                self.edit_in_progress = true;
+            }
+        } else if !ui.ctx().input(|i| i.pointer.any_down()) {
+            self.edit_in_progress = false;
+        }
+    }
+
+    fn stats(&self) -> String {
+        let (undo, redo) = self.ed.history();
+        let selected = self
+            .ed
+            .selected
+            .and_then(|i| self.ed.doc.things.get(i))
+            .map_or_else(|| "nothing".to_string(), |t| format!("{} \"{}\"", t.kind(), t.name));
+        format!("{} things, selected {selected}, undo {undo} / redo {redo}", self.ed.doc.things.len())
+    }
+}
