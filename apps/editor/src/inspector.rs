@@ -71,7 +71,9 @@ fn number(ui: &mut egui::Ui, v: &mut dyn lore_reflect::Value, attrs: FieldAttrs)
     let response = match attrs.range {
         Some((lo, hi)) => {
             let mut slider = egui::Slider::new(&mut x, lo..=hi);
-            if let Some(step) = attrs.step {
+            // egui counts steps from the range's start: snapping to a step that does not
+            // divide the start would move values (0 in -π..=π) on display.
+            if let Some(step) = attrs.step.filter(|&s| s > 0.0 && ((lo / s).round() * s - lo).abs() < 1e-9) {
                 slider = slider.step_by(step);
             }
             if integer {
@@ -97,9 +99,8 @@ fn colour(ui: &mut egui::Ui, value: &mut dyn Reflect) -> Option<bool> {
     for (i, c) in rgba.iter_mut().enumerate().take(list.len()) {
         *c = list.get(i)?.downcast_ref::<f32>().copied()?;
     }
-    let before = rgba;
-    ui.color_edit_button_rgba_unmultiplied(&mut rgba);
-    if rgba == before {
+    // The button may round the colour through 8-bit sRGB; only a user's change counts.
+    if !ui.color_edit_button_rgba_unmultiplied(&mut rgba).changed() {
         return Some(false);
     }
     for (i, c) in rgba.iter().enumerate().take(list.len()) {
@@ -192,6 +193,35 @@ fn edit(ui: &mut egui::Ui, name: &str, attrs: FieldAttrs, value: &mut dyn Reflec
                 }
             }
             changed
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lore_reflect::Registry;
+
+    /// Lays the inspector out for every kind (enums, options, lists, colours, ranges), two
+    /// frames each: nothing panics and nothing changes without input.
+    #[test]
+    fn every_kind_lays_out_without_changes() {
+        let registry = Registry::linked().unwrap();
+        assert!(registry.len() >= 5);
+        let ctx = egui::Context::default();
+        for kind in registry.kinds() {
+            let mut value = kind.create();
+            let before = value.to_text();
+            for _ in 0..2 {
+                let mut changed = false;
+                let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                    changed |= inspect(ui, &mut *value);
+                });
+                output.textures_delta.clear(); // no renderer here to upload the font atlas
+
+                assert!(!changed, "{} {} -> {}", kind.name(), before, value.to_text());
+            }
+            assert_eq!(value.to_text(), before);
         }
     }
 }
