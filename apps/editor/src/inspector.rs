@@ -86,7 +86,10 @@ fn number(ui: &mut egui::Ui, v: &mut dyn lore_reflect::Value, attrs: FieldAttrs)
             ui.add(egui::DragValue::new(&mut x).speed(speed))
         }
     };
-    response.changed() && v.set_f64(x)
+    // A widget may snap a value to its own step and report a change the value type cannot
+    // hold (2.0000000000000004 as f32): only a different stored value is an edit.
+    let old = v.as_f64();
+    response.changed() && v.set_f64(x) && v.as_f64() != old
 }
 
 /// Three or four numbers in a list or struct, as a colour button.
