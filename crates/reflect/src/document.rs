@@ -254,6 +254,7 @@ impl fmt::Display for Report {
 }
 
 /// Applies one parameter to a thing, recording problems. Shared by the XML and serde loaders.
+#[cfg_attr(not(any(feature = "xml", feature = "serde")), allow(dead_code))] // used by the loaders
 pub(crate) fn apply_param(thing: &mut Thing, seen: &mut [bool], param: Param, line: usize, report: &mut Report) {
     let problem = |thing: &Thing, parameter: &str, reason| Problem {
         line,
@@ -293,6 +294,7 @@ pub(crate) fn apply_param(thing: &mut Thing, seen: &mut [bool], param: Param, li
 }
 
 /// The number of parameters a thing of this value's kind has.
+#[cfg_attr(not(any(feature = "xml", feature = "serde")), allow(dead_code))] // used by the loaders
 pub(crate) fn param_count(value: &dyn Reflect) -> usize {
     match &value.type_info().shape {
         Shape::Struct(s) => s.fields.len(),
@@ -301,6 +303,7 @@ pub(crate) fn param_count(value: &dyn Reflect) -> usize {
 }
 
 /// Reports the parameters not seen (unless marked `#[reflect(default)]`).
+#[cfg_attr(not(any(feature = "xml", feature = "serde")), allow(dead_code))] // used by the loaders
 pub(crate) fn report_missing(thing: &Thing, seen: &[bool], line: usize, report: &mut Report) {
     let fields = match &thing.value.type_info().shape {
         Shape::Struct(s) => s.fields,

@@ -72,7 +72,7 @@
 //! - `xml` (default): [`Document::to_xml`] / [`Document::from_xml`] (quick-xml).
 //! - `inventory` (default): link-time registration (`#[reflect(register)]`,
 //!   [`register_kind!`], [`Registry::linked`]).
-//! - `glam` (default): glam vectors.
+//! - `glam` (default): glam vectors (without `std`, also enable glam's `libm` feature).
 //! - `serde`: [`DocumentData`], a plain mirror of a document for JSON, RON or any serde format.
 #![no_std]
 #![deny(missing_docs)]
@@ -82,6 +82,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod apply;
 mod document;
 mod error;
 mod impls;

@@ -291,13 +291,16 @@ impl dyn Reflect {
         out
     }
 
-    /// Copies `other` into `self` through their text forms: exact for every type of this
-    /// crate (floats round-trip), and usable between different types of the same shape.
+    /// Copies `other` into `self` part by part: struct fields by name, enum variants by name,
+    /// list elements by index (the list is resized), map entries by key, and leaves directly
+    /// when their types match or through their text forms when they do not (so a `f32` can
+    /// be applied to a `f64`, or a struct to another struct with the same field names).
     ///
     /// # Errors
-    /// When `other`'s text does not fit `self`.
+    /// When the shapes differ, a field of `other` is missing from `self`, or a leaf's text
+    /// does not fit; parts copied before the error keep their new values.
     pub fn apply(&mut self, other: &dyn Reflect) -> Result<(), Error> {
-        text::set_text(self, &other.to_text())
+        crate::apply::apply(self, other, &mut String::new())
     }
 }
 

@@ -205,4 +205,6 @@ pub trait Value: Reflect {
         let _ = value;
         false
     }
+    /// Copies `other` into `self` when it is a value of the same type; false otherwise.
+    fn copy_from(&mut self, other: &dyn Reflect) -> bool;
 }

@@ -237,3 +237,36 @@ fn field_lookup_finds_every_field_of_a_wide_struct() {
     }
     assert!(r.field("c0").is_none());
 }
+
+#[test]
+fn apply_copies_structurally_between_same_and_similar_types() -> Result<(), Error> {
+    let mut src = Obj::default();
+    {
+        let r: &mut dyn Reflect = &mut src;
+        r.set_text("items", "1 , 2 , 3")?;
+        r.set_text("shape", "Circle(2.5)")?;
+        r.set_text("stats", r#""hp": 3"#)?;
+        r.set_text("tag", r#"Some("x")"#)?;
+        r.set_text("transform", "(1 , 2) , 0.5")?;
+    }
+    let mut dst = Obj { items: vec![9; 7], ..Obj::default() };
+    (&mut dst as &mut dyn Reflect).apply(&src)?;
+    assert_eq!((&dst as &dyn Reflect).to_text(), (&src as &dyn Reflect).to_text());
+    assert_eq!(dst.items, [1, 2, 3]);
+
+    // Another type with the same field names (and f64 instead of f32) takes the values too.
+    #[derive(Reflect, Default, Debug, PartialEq)]
+    struct Transform64 {
+        angle: f64,
+        position: Vec2,
+    }
+    let mut t = Transform64::default();
+    (&mut t as &mut dyn Reflect).apply(&src.transform)?;
+    assert_eq!(t, Transform64 { angle: 0.5, position: Vec2::new(1.0, 2.0) });
+    // A missing field or another shape is an error naming the path.
+    let e = (&mut Meters(0.0) as &mut dyn Reflect).apply(&src.transform).unwrap_err();
+    assert!(matches!(e, Error::NoField { .. }), "{e}");
+    let e = (&mut dst as &mut dyn Reflect).apply(&5i32).unwrap_err();
+    assert!(matches!(e, Error::WrongType { .. }), "{e}");
+    Ok(())
+}

@@ -31,6 +31,16 @@ macro_rules! float {
             reflect_common!(Value);
         }
         impl Value for $t {
+            #[inline]
+            fn copy_from(&mut self, other: &dyn Reflect) -> bool {
+                match other.as_any().downcast_ref::<$t>() {
+                    Some(v) => {
+                        *self = *v;
+                        true
+                    }
+                    None => false,
+                }
+            }
             fn kind(&self) -> ValueKind {
                 ValueKind::Float($bits)
             }
@@ -74,6 +84,16 @@ macro_rules! int {
             reflect_common!(Value);
         }
         impl Value for $t {
+            #[inline]
+            fn copy_from(&mut self, other: &dyn Reflect) -> bool {
+                match other.as_any().downcast_ref::<$t>() {
+                    Some(v) => {
+                        *self = *v;
+                        true
+                    }
+                    None => false,
+                }
+            }
             fn kind(&self) -> ValueKind {
                 ValueKind::$kind($bits)
             }
@@ -131,6 +151,16 @@ leaf_info!(char, "char", ValueKind::Char);
 leaf_info!(String, "String", ValueKind::String);
 
 impl Value for bool {
+    #[inline]
+    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
+        match other.as_any().downcast_ref::<bool>() {
+            Some(v) => {
+                self.clone_from(v);
+                true
+            }
+            None => false,
+        }
+    }
     fn kind(&self) -> ValueKind {
         ValueKind::Bool
     }
@@ -156,6 +186,16 @@ impl Value for bool {
 }
 
 impl Value for char {
+    #[inline]
+    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
+        match other.as_any().downcast_ref::<char>() {
+            Some(v) => {
+                self.clone_from(v);
+                true
+            }
+            None => false,
+        }
+    }
     fn kind(&self) -> ValueKind {
         ValueKind::Char
     }
@@ -176,6 +216,16 @@ impl Value for char {
 }
 
 impl Value for String {
+    #[inline]
+    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
+        match other.as_any().downcast_ref::<String>() {
+            Some(v) => {
+                self.clone_from(v);
+                true
+            }
+            None => false,
+        }
+    }
     fn kind(&self) -> ValueKind {
         ValueKind::String
     }

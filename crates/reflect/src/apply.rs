@@ -1,0 +1,119 @@
+//! Structural copy between reflected values (`dyn Reflect::apply`).
+
+use crate::error::{Error, excerpt};
+use crate::reflect::{Reflect, ReflectMut, ReflectRef};
+use crate::text;
+use alloc::string::{String, ToString};
+
+fn mismatch(path: &str, target: &dyn Reflect, other: &dyn Reflect) -> Error {
+    Error::WrongType { path: path.to_string(), expected: target.type_info().name, found: other.type_info().name }
+}
+
+fn push(path: &mut String, part: &str, index: bool) -> usize {
+    let len = path.len();
+    if index {
+        path.push('[');
+        path.push_str(part);
+        path.push(']');
+    } else {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(part);
+    }
+    len
+}
+
+pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut String) -> Result<(), Error> {
+    let type_name = target.type_info().name;
+    match (target.reflect_mut(), other.reflect_ref()) {
+        (ReflectMut::Value(v), ReflectRef::Value(o)) => {
+            if v.copy_from(o.as_reflect()) {
+                return Ok(());
+            }
+            let mut buf = String::new();
+            o.write_text(&mut buf);
+            v.parse_text(&buf).map_err(|e| Error::Parse {
+                path: path.clone(),
+                expected: e.expected,
+                text: excerpt(&buf),
+                reason: e.reason,
+            })
+        }
+        (ReflectMut::Struct(s), ReflectRef::Struct(o)) => {
+            let same_type = s.as_any().type_id() == o.as_any().type_id();
+            let (info, other_info) = (<dyn crate::Struct>::info(s), o.info());
+            for (j, field) in other_info.fields.iter().enumerate() {
+                // Same type: same indices. Otherwise match fields by name.
+                let index = if same_type { Some(j) } else { info.index_of(field.name) };
+                let Some(index) = index else {
+                    return Err(Error::NoField { path: path.clone(), type_name, field: field.name.to_string() });
+                };
+                if let (Some(dst), Some(src)) = (s.field_at_mut(index), o.field_at(j)) {
+                    let len = push(path, field.name, false);
+                    apply(dst, src, path)?;
+                    path.truncate(len);
+                }
+            }
+            Ok(())
+        }
+        (ReflectMut::Enum(e), ReflectRef::Enum(o)) => {
+            let info = <dyn crate::Enum>::info(e);
+            let name = o.variant_name();
+            let index = info.index_of(name).ok_or_else(|| Error::NoVariant {
+                path: path.clone(),
+                type_name,
+                variant: name.to_string(),
+            })?;
+            if e.variant_index() != index {
+                e.set_variant(index);
+            }
+            let fields = info.variants[index].fields;
+            for i in 0..o.field_count() {
+                if let (Some(dst), Some(src)) = (e.field_at_mut(i), o.field_at(i)) {
+                    let len = push(path, fields.get(i).map_or("?", |f| f.name), false);
+                    apply(dst, src, path)?;
+                    path.truncate(len);
+                }
+            }
+            Ok(())
+        }
+        (ReflectMut::List(l), ReflectRef::List(o)) => {
+            let (len, want) = (l.len(), o.len());
+            if want < len && !l.truncate(want) || want > len && !l.push_default() {
+                return Err(Error::FixedLength { path: path.clone(), type_name, len, found: want });
+            }
+            while l.len() < want {
+                l.push_default();
+            }
+            for i in 0..want {
+                if let (Some(dst), Some(src)) = (l.get_mut(i), o.get(i)) {
+                    let len = push(path, &itoa(i), true);
+                    apply(dst, src, path)?;
+                    path.truncate(len);
+                }
+            }
+            Ok(())
+        }
+        (ReflectMut::Map(m), ReflectRef::Map(o)) => {
+            m.clear();
+            for key in o.keys() {
+                if let Some(src) = o.get(key) {
+                    let len = push(path, key, true);
+                    apply(m.insert_default(key), src, path)?;
+                    path.truncate(len);
+                }
+            }
+            Ok(())
+        }
+        // Different shapes: the text form may still fit (a newtype from its field, …).
+        _ => text::set_text(target, &other.to_text()).map_err(|_| mismatch(path, target, other)),
+    }
+}
+
+fn itoa(i: usize) -> String {
+    use core::fmt::Write;
+    let mut s = String::new();
+    let _ = write!(s, "{i}");
+    s
+}
