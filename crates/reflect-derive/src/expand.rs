@@ -47,6 +47,28 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let (name, docs) = (&model.name, &model.docs);
 
+    let mut by_name = TokenStream::new();
+    if let Body::Struct { fields, .. } = &model.body {
+        let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
+        let names: Vec<&String> = live.iter().map(|f| &f.name).collect();
+        let members: Vec<_> = live.iter().map(|f| &f.member).collect();
+        by_name = quote! {
+            #[inline]
+            fn field_by_name(&self, name: &str) -> ::core::option::Option<&dyn __lr::Reflect> {
+                match name {
+                    #(#names => ::core::option::Option::Some(&self.#members),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+            #[inline]
+            fn field_by_name_mut(&mut self, name: &str) -> ::core::option::Option<&mut dyn __lr::Reflect> {
+                match name {
+                    #(#names => ::core::option::Option::Some(&mut self.#members),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        };
+    }
     let (shape, body_impl, refs) = match &model.body {
         Body::Struct { style, fields } => {
             let (infos, table) = field_infos(fields);
@@ -130,6 +152,7 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
                 fn reflect_ref(&self) -> __lr::ReflectRef<'_> { #ref_expr }
                 #[inline]
                 fn reflect_mut(&mut self) -> __lr::ReflectMut<'_> { #mut_expr }
+                #by_name
             }
 
             #body_impl

@@ -5,26 +5,13 @@ use crate::reflect::{Reflect, ReflectMut, ReflectRef};
 use crate::text;
 use alloc::string::{String, ToString};
 
-fn mismatch(path: &str, target: &dyn Reflect, other: &dyn Reflect) -> Error {
-    Error::WrongType { path: path.to_string(), expected: target.type_info().name, found: other.type_info().name }
+fn mismatch(target: &dyn Reflect, other: &dyn Reflect) -> Error {
+    Error::WrongType { path: String::new(), expected: target.type_info().name, found: other.type_info().name }
 }
 
-fn push(path: &mut String, part: &str, index: bool) -> usize {
-    let len = path.len();
-    if index {
-        path.push('[');
-        path.push_str(part);
-        path.push(']');
-    } else {
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(part);
-    }
-    len
-}
-
-pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut String) -> Result<(), Error> {
+/// Paths in errors are built only when an error travels back up (each level puts its
+/// segment in front), so a successful copy allocates nothing.
+pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect) -> Result<(), Error> {
     let type_name = target.type_info().name;
     match (target.reflect_mut(), other.reflect_ref()) {
         (ReflectMut::Value(v), ReflectRef::Value(o)) => {
@@ -34,7 +21,7 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut St
             let mut buf = String::new();
             o.write_text(&mut buf);
             v.parse_text(&buf).map_err(|e| Error::Parse {
-                path: path.clone(),
+                path: String::new(),
                 expected: e.expected,
                 text: excerpt(&buf),
                 reason: e.reason,
@@ -47,12 +34,10 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut St
                 // Same type: same indices. Otherwise match fields by name.
                 let index = if same_type { Some(j) } else { info.index_of(field.name) };
                 let Some(index) = index else {
-                    return Err(Error::NoField { path: path.clone(), type_name, field: field.name.to_string() });
+                    return Err(Error::NoField { path: String::new(), type_name, field: field.name.to_string() });
                 };
                 if let (Some(dst), Some(src)) = (s.field_at_mut(index), o.field_at(j)) {
-                    let len = push(path, field.name, false);
-                    apply(dst, src, path)?;
-                    path.truncate(len);
+                    apply(dst, src).map_err(|e| e.with_prefix(field.name))?;
                 }
             }
             Ok(())
@@ -61,7 +46,7 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut St
             let info = <dyn crate::Enum>::info(e);
             let name = o.variant_name();
             let index = info.index_of(name).ok_or_else(|| Error::NoVariant {
-                path: path.clone(),
+                path: String::new(),
                 type_name,
                 variant: name.to_string(),
             })?;
@@ -71,9 +56,7 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut St
             let fields = info.variants[index].fields;
             for i in 0..o.field_count() {
                 if let (Some(dst), Some(src)) = (e.field_at_mut(i), o.field_at(i)) {
-                    let len = push(path, fields.get(i).map_or("?", |f| f.name), false);
-                    apply(dst, src, path)?;
-                    path.truncate(len);
+                    apply(dst, src).map_err(|e| e.with_prefix(fields.get(i).map_or("?", |f| f.name)))?;
                 }
             }
             Ok(())
@@ -81,16 +64,14 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut St
         (ReflectMut::List(l), ReflectRef::List(o)) => {
             let (len, want) = (l.len(), o.len());
             if want < len && !l.truncate(want) || want > len && !l.push_default() {
-                return Err(Error::FixedLength { path: path.clone(), type_name, len, found: want });
+                return Err(Error::FixedLength { path: String::new(), type_name, len, found: want });
             }
             while l.len() < want {
                 l.push_default();
             }
             for i in 0..want {
                 if let (Some(dst), Some(src)) = (l.get_mut(i), o.get(i)) {
-                    let len = push(path, &itoa(i), true);
-                    apply(dst, src, path)?;
-                    path.truncate(len);
+                    apply(dst, src).map_err(|e| e.with_prefix(&alloc::format!("[{i}]")))?;
                 }
             }
             Ok(())
@@ -99,21 +80,12 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect, path: &mut St
             m.clear();
             for key in o.keys() {
                 if let Some(src) = o.get(key) {
-                    let len = push(path, key, true);
-                    apply(m.insert_default(key), src, path)?;
-                    path.truncate(len);
+                    apply(m.insert_default(key), src).map_err(|e| e.with_prefix(&alloc::format!("[{key:?}]")))?;
                 }
             }
             Ok(())
         }
         // Different shapes: the text form may still fit (a newtype from its field, …).
-        _ => text::set_text(target, &other.to_text()).map_err(|_| mismatch(path, target, other)),
+        _ => text::set_text(target, &other.to_text()).map_err(|_| mismatch(target, other)),
     }
-}
-
-fn itoa(i: usize) -> String {
-    use core::fmt::Write;
-    let mut s = String::new();
-    let _ = write!(s, "{i}");
-    s
 }

@@ -147,34 +147,14 @@ impl dyn Reflect {
     #[inline]
     #[must_use]
     pub fn field(&self, name: &str) -> Option<&dyn Reflect> {
-        match self.reflect_ref() {
-            ReflectRef::Struct(s) => s.field_at(s.info().index_of(name)?),
-            ReflectRef::Enum(e) => {
-                let variant = e.info().variants.get(e.variant_index())?;
-                e.field_at(variant.index_of(name)?)
-            }
-            ReflectRef::Map(m) => m.get(name),
-            _ => None,
-        }
+        self.field_by_name(name)
     }
 
     /// The field called `name`, mutably (see [`field`](Self::field)).
     #[inline]
     #[must_use]
     pub fn field_mut(&mut self, name: &str) -> Option<&mut dyn Reflect> {
-        match self.reflect_mut() {
-            ReflectMut::Struct(s) => {
-                let index = <dyn crate::Struct>::info(s).index_of(name)?;
-                s.field_at_mut(index)
-            }
-            ReflectMut::Enum(e) => {
-                let info = <dyn crate::Enum>::info(e);
-                let variant = info.variants.get(e.variant_index())?;
-                e.field_at_mut(variant.index_of(name)?)
-            }
-            ReflectMut::Map(m) => m.get_mut(name),
-            _ => None,
-        }
+        self.field_by_name_mut(name)
     }
 
     /// One step down.
@@ -213,6 +193,9 @@ impl dyn Reflect {
     /// # Errors
     /// [`Error::BadPath`], or the error of the first segment that does not exist.
     pub fn path(&self, path: &str) -> Result<&dyn Reflect, Error> {
+        if is_plain_name(path) {
+            return self.field(path).ok_or_else(|| segment_error(self, &Segment::Field(path), ""));
+        }
         let mut value = self;
         for (n, segment) in parse_path(path)?.into_iter().enumerate() {
             value = value.child(&segment).ok_or_else(|| segment_error(value, &segment, prefix(path, n)))?;
@@ -225,6 +208,14 @@ impl dyn Reflect {
     /// # Errors
     /// As [`path`](Self::path).
     pub fn path_mut(&mut self, path: &str) -> Result<&mut dyn Reflect, Error> {
+        if is_plain_name(path) {
+            // Checked first with a shared borrow: returning the error after a failed mutable
+            // lookup does not pass today's borrow checker.
+            if self.field(path).is_none() {
+                return Err(segment_error(self, &Segment::Field(path), ""));
+            }
+            return self.field_mut(path).ok_or(Error::BadPath { path: excerpt(path), at: 0, reason: "vanished" });
+        }
         let mut value = self;
         for (n, segment) in parse_path(path)?.into_iter().enumerate() {
             if value.child(&segment).is_none() {
@@ -300,8 +291,15 @@ impl dyn Reflect {
     /// When the shapes differ, a field of `other` is missing from `self`, or a leaf's text
     /// does not fit; parts copied before the error keep their new values.
     pub fn apply(&mut self, other: &dyn Reflect) -> Result<(), Error> {
-        crate::apply::apply(self, other, &mut String::new())
+        crate::apply::apply(self, other)
     }
+}
+
+/// A single field name (no `.`, no `[`, not an index): the common case, looked up without
+/// parsing.
+#[inline]
+fn is_plain_name(path: &str) -> bool {
+    !path.is_empty() && !path.bytes().any(|b| b == b'.' || b == b'[') && !path.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Byte length of the first `n` segments of `path` (for error messages).

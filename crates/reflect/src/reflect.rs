@@ -28,6 +28,42 @@ pub trait Reflect: Any + Send + Sync {
     fn reflect_ref(&self) -> ReflectRef<'_>;
     /// The value seen through its shape, mutably.
     fn reflect_mut(&mut self) -> ReflectMut<'_>;
+
+    /// The field called `name` (call [`field`](trait.Reflect.html#method.field) instead).
+    ///
+    /// The default looks the name up in the type's [`NameTable`](crate::NameTable) (struct
+    /// fields, the active variant's fields) or in the map; the derive overrides it for structs
+    /// with a `match` on the name, which rustc compiles to a few length and byte comparisons.
+    #[inline]
+    fn field_by_name(&self, name: &str) -> Option<&dyn Reflect> {
+        match self.reflect_ref() {
+            ReflectRef::Struct(s) => s.field_at(s.info().index_of(name)?),
+            ReflectRef::Enum(e) => {
+                let variant = e.info().variants.get(e.variant_index())?;
+                e.field_at(variant.index_of(name)?)
+            }
+            ReflectRef::Map(m) => m.get(name),
+            _ => None,
+        }
+    }
+
+    /// The field called `name`, mutably (call [`field_mut`](trait.Reflect.html#method.field_mut)).
+    #[inline]
+    fn field_by_name_mut(&mut self, name: &str) -> Option<&mut dyn Reflect> {
+        match self.reflect_mut() {
+            ReflectMut::Struct(s) => {
+                let index = <dyn Struct>::info(s).index_of(name)?;
+                s.field_at_mut(index)
+            }
+            ReflectMut::Enum(e) => {
+                let info = <dyn Enum>::info(e);
+                let variant = info.variants.get(e.variant_index())?;
+                e.field_at_mut(variant.index_of(name)?)
+            }
+            ReflectMut::Map(m) => m.get_mut(name),
+            _ => None,
+        }
+    }
 }
 
 impl core::fmt::Debug for dyn Reflect {
