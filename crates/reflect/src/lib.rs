@@ -73,7 +73,7 @@
 //! - `inventory` (default): link-time registration (`#[reflect(register)]`,
 //!   [`register_kind!`], [`Registry::linked`]).
 //! - `glam` (default): glam vectors (without `std`, also enable glam's `libm` feature).
-//! - `serde`: [`DocumentData`], a plain mirror of a document for JSON, RON or any serde format.
+//! - `serde`: `DocumentData`, a plain mirror of a document for JSON, RON or any serde format.
 #![no_std]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]

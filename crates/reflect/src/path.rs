@@ -150,7 +150,7 @@ impl dyn Reflect {
         self.field_by_name(name)
     }
 
-    /// The field called `name`, mutably (see [`field`](Self::field)).
+    /// The field called `name`, mutably (see [`field`](#method.field)).
     #[inline]
     #[must_use]
     pub fn field_mut(&mut self, name: &str) -> Option<&mut dyn Reflect> {
@@ -206,7 +206,7 @@ impl dyn Reflect {
     /// The value at `path`, mutably.
     ///
     /// # Errors
-    /// As [`path`](Self::path).
+    /// As [`path`](#method.path).
     pub fn path_mut(&mut self, path: &str) -> Result<&mut dyn Reflect, Error> {
         if is_plain_name(path) {
             // Checked first with a shared borrow: returning the error after a failed mutable
@@ -231,7 +231,7 @@ impl dyn Reflect {
     /// The `T` at `path`.
     ///
     /// # Errors
-    /// As [`path`](Self::path), or [`Error::WrongType`].
+    /// As [`path`](#method.path), or [`Error::WrongType`].
     pub fn get<T: Reflect + crate::Typed>(&self, path: &str) -> Result<&T, Error> {
         let value = self.path(path)?;
         let found = value.type_info().name;
@@ -241,7 +241,7 @@ impl dyn Reflect {
     /// The `T` at `path`, mutably.
     ///
     /// # Errors
-    /// As [`get`](Self::get).
+    /// As [`get`](#method.get).
     pub fn get_mut<T: Reflect + crate::Typed>(&mut self, path: &str) -> Result<&mut T, Error> {
         let value = self.path_mut(path)?;
         let found = value.type_info().name;
@@ -251,7 +251,7 @@ impl dyn Reflect {
     /// Stores `new` at `path`.
     ///
     /// # Errors
-    /// As [`get`](Self::get).
+    /// As [`get`](#method.get).
     pub fn set<T: Reflect + crate::Typed>(&mut self, path: &str, new: T) -> Result<(), Error> {
         *self.get_mut::<T>(path)? = new;
         Ok(())
@@ -260,7 +260,7 @@ impl dyn Reflect {
     /// Reads `text` into the value at `path` (see [`crate::text`] for the text form).
     ///
     /// # Errors
-    /// As [`path`](Self::path), or the text error with the full path and the expected type.
+    /// As [`path`](#method.path), or the text error with the full path and the expected type.
     pub fn set_text(&mut self, path: &str, text: &str) -> Result<(), Error> {
         let target = self.path_mut(path)?;
         text::set_text(target, text).map_err(|e| e.with_prefix(path))
@@ -269,7 +269,7 @@ impl dyn Reflect {
     /// The text form of the value at `path`.
     ///
     /// # Errors
-    /// As [`path`](Self::path).
+    /// As [`path`](#method.path).
     pub fn text(&self, path: &str) -> Result<String, Error> {
         Ok(self.path(path)?.to_text())
     }
@@ -481,7 +481,7 @@ impl<T: Reflect + crate::Typed> Handle<T> {
     /// The `T` in `value`, mutably.
     ///
     /// # Errors
-    /// As [`get`](Self::get).
+    /// As [`get`](#method.get).
     #[inline]
     pub fn get_mut<'v>(&self, value: &'v mut dyn Reflect) -> Result<&'v mut T, Error> {
         if value.as_any().type_id() != self.root {

@@ -14,7 +14,7 @@
 //!
 //! When reading, structs also accept their fields by name (`x: 1.5 , y: 2`), a struct with one
 //! field accepts its field's text alone, and whitespace around parts is ignored. Reading stops
-//! with an [`Error`](crate::Error) naming the path and the expected type; values are changed
+//! with an [`Error`] naming the path and the expected type; values are changed
 //! part by part, so on error the parts before the bad one keep their new values.
 
 use crate::error::{Error, excerpt};
