@@ -128,7 +128,7 @@ fn edit(ui: &mut egui::Ui, name: &str, attrs: FieldAttrs, value: &mut dyn Reflec
                 let mut b = v.as_f64() == Some(1.0);
                 ui.checkbox(&mut b, "").changed() && v.set_f64(f64::from(u8::from(b)))
             }
-            ValueKind::String | ValueKind::Char => {
+            ValueKind::String | ValueKind::Char | ValueKind::Opaque => {
                 let mut text = String::new();
                 v.write_text(&mut text);
                 ui.text_edit_singleline(&mut text).changed() && v.parse_text(&text).is_ok()

@@ -5,7 +5,8 @@
 
 use crate::model::{Body, Field, Model, Style, Variant};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 fn style_tokens(style: Style) -> TokenStream {
     match style {
@@ -51,19 +52,32 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     if let Body::Struct { fields, .. } = &model.body {
         let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
         let names: Vec<&String> = live.iter().map(|f| &f.name).collect();
-        let members: Vec<_> = live.iter().map(|f| &f.member).collect();
+        let refs: Vec<_> = live
+            .iter()
+            .map(|f| {
+                let member = &f.member;
+                quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
+            })
+            .collect();
+        let muts: Vec<_> = live
+            .iter()
+            .map(|f| {
+                let member = &f.member;
+                quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
+            })
+            .collect();
         by_name = quote! {
             #[inline]
             fn field_by_name(&self, name: &str) -> ::core::option::Option<&dyn __lr::Reflect> {
                 match name {
-                    #(#names => ::core::option::Option::Some(&self.#members),)*
+                    #(#names => ::core::option::Option::Some(#refs),)*
                     _ => ::core::option::Option::None,
                 }
             }
             #[inline]
             fn field_by_name_mut(&mut self, name: &str) -> ::core::option::Option<&mut dyn __lr::Reflect> {
                 match name {
-                    #(#names => ::core::option::Option::Some(&mut self.#members),)*
+                    #(#names => ::core::option::Option::Some(#muts),)*
                     _ => ::core::option::Option::None,
                 }
             }
@@ -77,21 +91,35 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
             let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
             let idx = 0..live.len();
             let idx2 = 0..live.len();
-            let members: Vec<_> = live.iter().map(|f| &f.member).collect();
+            // Spanned on the field's type, so "`T: Reflect` is not satisfied" points at the field.
+            let refs: Vec<_> = live
+                .iter()
+                .map(|f| {
+                    let member = &f.member;
+                    quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
+                })
+                .collect();
+            let muts: Vec<_> = live
+                .iter()
+                .map(|f| {
+                    let member = &f.member;
+                    quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
+                })
+                .collect();
             let count = live.len();
             let body = quote! {
                 impl #impl_g __lr::Struct for #ident #ty_g #where_g {
                     #[inline]
                     fn field_at(&self, index: usize) -> ::core::option::Option<&dyn __lr::Reflect> {
                         match index {
-                            #(#idx => ::core::option::Option::Some(&self.#members),)*
+                            #(#idx => ::core::option::Option::Some(#refs),)*
                             _ => ::core::option::Option::None,
                         }
                     }
                     #[inline]
                     fn field_at_mut(&mut self, index: usize) -> ::core::option::Option<&mut dyn __lr::Reflect> {
                         match index {
-                            #(#idx2 => ::core::option::Option::Some(&mut self.#members),)*
+                            #(#idx2 => ::core::option::Option::Some(#muts),)*
                             _ => ::core::option::Option::None,
                         }
                     }

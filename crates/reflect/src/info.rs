@@ -78,6 +78,9 @@ pub enum ValueKind {
     Char,
     /// `String`.
     String,
+    /// A type with its own text form (`Display` + `FromStr`), reflected with
+    /// [`reflect_value!`](crate::reflect_value); editors show a text field.
+    Opaque,
 }
 
 /// How the fields of a struct or variant are written in Rust.

@@ -166,6 +166,7 @@ pub mod __private {
     };
     pub use crate::reflect::{Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed};
     pub use crate::registry::{Kind, Registration};
+    pub use alloc::string::{String, ToString};
     pub use core::any::{Any, type_name};
     #[cfg(feature = "inventory")]
     pub use inventory;

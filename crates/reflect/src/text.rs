@@ -51,7 +51,7 @@ fn write_quoted(text: &str, out: &mut String) {
 fn write(value: &dyn Reflect, out: &mut String, nested: bool) {
     match value.reflect_ref() {
         ReflectRef::Value(v) => {
-            if nested && matches!(v.kind(), ValueKind::String | ValueKind::Char) {
+            if nested && matches!(v.kind(), ValueKind::String | ValueKind::Char | ValueKind::Opaque) {
                 let mut raw = String::new();
                 v.write_text(&mut raw);
                 write_quoted(&raw, out);

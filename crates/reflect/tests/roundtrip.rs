@@ -215,7 +215,7 @@ fn floor_char(s: &str, mut i: usize) -> usize {
 #[test]
 #[ignore = "long: run in release with --ignored"]
 fn long_round_trips() {
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(20_000));
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(100_000));
     runner
         .run(&everything(), |value| {
             prop_assert_eq!(round_trip(&value), value);
