@@ -7,8 +7,10 @@
 //!
 //! Nothing a user wrote is dropped silently: parameters the kind does not have are kept in
 //! [`Thing::unknown`], values that could not be read are kept in [`Thing::rejected`], things
-//! of unknown kinds are kept whole in [`Document::unknown`], and all of them are written back
-//! on save (and listed in the load [`Report`]).
+//! of unknown kinds are kept whole in [`Document::unknown`], comments in
+//! [`Document::comments`], and all of them are written back on save (and listed in the load
+//! [`Report`]). What has no place in the format (unknown elements, attributes and text) is
+//! skipped and listed in the report.
 
 use crate::error::Error;
 use crate::info::Shape;
@@ -145,6 +147,8 @@ pub struct Document {
     pub things: Vec<Thing>,
     /// Things of unknown kinds, kept whole and written back after the others.
     pub unknown: Vec<RawThing>,
+    /// Comments found in the file, written back at the top of the document.
+    pub comments: Vec<String>,
 }
 
 impl Document {
@@ -189,6 +193,8 @@ pub enum ProblemKind {
     MissingAttribute(&'static str),
     /// Text content where only elements belong.
     UnexpectedText,
+    /// An attribute the format does not have (ignored).
+    UnknownAttribute(String),
 }
 
 /// One problem found while loading.
@@ -225,6 +231,7 @@ impl fmt::Display for Problem {
             ProblemKind::UnexpectedElement(name) => write!(f, ": unexpected element <{name}> skipped"),
             ProblemKind::MissingAttribute(a) => write!(f, ": missing attribute `{a}`"),
             ProblemKind::UnexpectedText => write!(f, ": unexpected text skipped"),
+            ProblemKind::UnknownAttribute(a) => write!(f, ": unknown attribute `{a}` ignored"),
         }
     }
 }

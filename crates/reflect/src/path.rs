@@ -143,7 +143,8 @@ impl dyn Reflect {
     }
 
     /// The field called `name` of a struct (or of an enum's active variant), or the value at
-    /// key `name` of a map. Constant time for structs: see [`NameTable`](crate::NameTable).
+    /// key `name` of a map. Derived structs answer with a `match` on the name (a few
+    /// nanoseconds for the first or the last of 128 fields); enums use a [`NameTable`](crate::NameTable).
     #[inline]
     #[must_use]
     pub fn field(&self, name: &str) -> Option<&dyn Reflect> {

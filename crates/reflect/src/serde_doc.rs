@@ -14,6 +14,9 @@ use alloc::vec::Vec;
 pub struct DocumentData {
     /// The things, known kinds first, then unknown ones.
     pub things: Vec<ThingData>,
+    /// Comments kept from an XML file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<String>,
 }
 
 /// One thing as plain data.
@@ -53,14 +56,14 @@ impl Document {
                 rejected: Vec::new(),
             });
         }
-        DocumentData { things }
+        DocumentData { things, comments: self.comments.clone() }
     }
 
     /// Builds a document from plain data, with the same rules as XML loading. Problems carry
     /// `line: 0` (serde data has no lines); the thing's position is in the thing's name.
     #[must_use]
     pub fn from_data(data: DocumentData, registry: &Registry) -> (Self, Report) {
-        let mut doc = Document::new();
+        let mut doc = Document { comments: data.comments, ..Document::new() };
         let mut report = Report::default();
         for t in data.things {
             match registry.create(&t.kind) {

@@ -9,7 +9,8 @@
 //! </things>
 //! ```
 //!
-//! Reading accepts any root element name, comments and processing instructions, and refuses
+//! Reading accepts any root element name and processing instructions, keeps comments (written
+//! back after the root's start tag), reports attributes it does not know, and refuses
 //! what could make a small file expensive: `<!DOCTYPE>` (so no entity can expand), nesting
 //! deeper than [`Limits::max_depth`], attribute values longer than [`Limits::max_value_len`],
 //! more than [`Limits::max_things`] things. Malformed XML is a [`LoadError`] with its line;
@@ -156,6 +157,11 @@ impl Document {
     pub fn to_xml(&self) -> String {
         let mut out = String::with_capacity(64 + self.things.len() * 160);
         out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<things>\n");
+        for c in &self.comments {
+            out.push_str("  <!--");
+            out.push_str(c);
+            out.push_str("-->\n");
+        }
         for thing in &self.things {
             write_thing_start(&mut out, thing.kind(), &thing.name);
             thing.for_each_param(|name, value| write_param(&mut out, "parameter", name, value));
@@ -317,7 +323,8 @@ impl<'a> Loader<'a> {
                     self.problem(line, None, ProblemKind::UnexpectedText);
                 }
                 Event::DocType(_) => return Err(LoadError::Doctype { line }),
-                Event::Decl(_) | Event::PI(_) | Event::Comment(_) => {}
+                Event::Comment(c) => self.doc.comments.push(AsRef::<str>::as_ref(&c).to_string()),
+                Event::Decl(_) | Event::PI(_) => {}
                 Event::Eof => {
                     if let Some(name) = self.stack.last() {
                         return Err(LoadError::Unclosed { line, name: excerpt(name) });
@@ -346,29 +353,42 @@ impl<'a> Loader<'a> {
         e: &BytesStart<'_>,
         wanted: [&str; N],
         line: usize,
-    ) -> Result<[Option<String>; N], LoadError> {
+    ) -> Result<([Option<String>; N], Vec<String>), LoadError> {
         let mut out: [Option<String>; N] = std::array::from_fn(|_| None);
+        let mut unknown = Vec::new();
         for attr in e.attributes() {
             let attr = attr.map_err(|err| self.malformed(&err.into()))?;
             if attr.value.len() > self.limits.max_value_len {
                 return Err(LoadError::TooLong { line, len: attr.value.len(), limit: self.limits.max_value_len });
             }
             let Some(slot) = wanted.iter().position(|w| *w == attr.key.as_ref()) else {
+                unknown.push(excerpt(attr.key.as_ref()));
                 continue;
             };
             let value =
                 attr.normalized_value(quick_xml::XmlVersion::Implicit1_0).map_err(|err| self.malformed(&err))?;
             out[slot] = Some(value.into_owned());
         }
-        Ok(out)
+        Ok((out, unknown))
+    }
+
+    fn report_attributes(&mut self, line: usize, parameter: Option<&str>, unknown: Vec<String>) {
+        for name in unknown {
+            self.problem(line, parameter.map(str::to_string), ProblemKind::UnknownAttribute(name));
+        }
     }
 
     fn open(&mut self, e: &BytesStart<'_>, name: &str, line: usize, empty: bool) -> Result<(), LoadError> {
         let depth = self.stack.len();
-        if self.skip_from.is_some() || depth == 0 {
-            // Inside a skipped subtree, or the root element (any name). Attribute limits
-            // still apply everywhere.
+        if self.skip_from.is_some() {
+            // Inside a skipped subtree (already reported); attribute limits still apply.
             self.attrs(e, [], line)?;
+            return Ok(());
+        }
+        if depth == 0 {
+            // The root element, whatever its name.
+            let ([], unknown) = self.attrs(e, [], line)?;
+            self.report_attributes(line, None, unknown);
             return Ok(());
         }
         match (depth, name) {
@@ -377,7 +397,7 @@ impl<'a> Loader<'a> {
                 if self.things > self.limits.max_things {
                     return Err(LoadError::TooMany { line, limit: self.limits.max_things });
                 }
-                let [kind, thing_name] = self.attrs(e, ["kind", "name"], line)?;
+                let ([kind, thing_name], unknown) = self.attrs(e, ["kind", "name"], line)?;
                 let thing_name = thing_name.unwrap_or_default();
                 self.current = match kind.as_deref().map(|k| self.registry.create(k)) {
                     Some(Ok(value)) => {
@@ -397,12 +417,14 @@ impl<'a> Loader<'a> {
                         std::mem::replace(&mut self.current, Current::None)
                     }
                 };
+                self.report_attributes(line, None, unknown);
                 if empty {
                     self.finish_thing(line);
                 }
             }
             (2, "parameter" | "rejected") if !matches!(self.current, Current::None) => {
-                let [pname, value] = self.attrs(e, ["name", "value"], line)?;
+                let ([pname, value], unknown) = self.attrs(e, ["name", "value"], line)?;
+                self.report_attributes(line, pname.as_deref(), unknown);
                 let (Some(pname), Some(value)) = (pname, value) else {
                     self.problem(line, None, ProblemKind::MissingAttribute("name` or `value"));
                     return Ok(());

@@ -149,8 +149,8 @@ proptest! {
         registry.register::<Everything>().unwrap();
         let mut doc = Document::new();
         for (v, name) in values.iter().zip(&names) {
-            // XML cannot carry every char: strip the ones it forbids (controls other than tab,
-            // newline and carriage return) from the names; values are escaped by the text form.
+            // Names and strings go into attributes as they are (escaped); see the `Err` arm for
+            // the characters XML 1.0 cannot carry at all.
             doc.things.push(Thing::new(name.clone(), Box::new(v.clone())));
         }
         let xml = doc.to_xml();

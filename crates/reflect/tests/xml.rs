@@ -230,3 +230,31 @@ fn unexpected_elements_and_text_are_reported_and_skipped() {
         ]
     );
 }
+
+#[test]
+fn comments_are_kept_and_unknown_attributes_reported() {
+    let text = r#"<things version="2">
+  <!-- level 1, by Ann -->
+  <thing kind="Thing2" name="a" layer="3">
+    <parameter name="x" value="1" unit="m"/>
+    <parameter name="y" value="2"/>
+    <parameter name="j" value="3"/>
+  </thing>
+</things>"#;
+    let (doc, report) = Document::from_xml(text, &registry()).unwrap();
+    let got: Vec<_> = report.problems.iter().map(|p| (p.line, p.parameter.clone(), p.reason.clone())).collect();
+    assert_eq!(
+        got,
+        [
+            (1, None, ProblemKind::UnknownAttribute("version".into())),
+            (3, None, ProblemKind::UnknownAttribute("layer".into())),
+            (4, Some("x".into()), ProblemKind::UnknownAttribute("unit".into())),
+        ]
+    );
+    assert_eq!(doc.comments, [" level 1, by Ann "]);
+    let xml = doc.to_xml();
+    assert!(xml.contains("<!-- level 1, by Ann -->"), "{xml}");
+    let (again, report) = Document::from_xml(&xml, &registry()).unwrap();
+    assert!(report.is_clean());
+    assert_eq!(again.to_xml(), xml);
+}
