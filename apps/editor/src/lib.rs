@@ -298,3 +298,47 @@ impl Demo for EditorDemo {
         format!("{} things, selected {selected}, undo {undo} / redo {redo}", self.ed.doc.things.len())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_panel_lays_out_and_leaves_the_document_alone() {
+        let mut demo = EditorDemo::new(PathBuf::from("unused.xml"));
+        demo.reset(1);
+        demo.ed.selected = Some(4);
+        let before = demo.ed.doc.to_xml();
+        let ctx = egui::Context::default();
+        for _ in 0..3 {
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| demo.ui(ui));
+            out.textures_delta.clear(); // no renderer here to upload the font atlas
+        }
+        assert!(demo.panel_shown, "the in-scene inspector gives way to the panel");
+        assert_eq!(demo.ed.doc.to_xml(), before);
+        assert_eq!(demo.ed.history(), (1, 0), "only the initial load is an undo step");
+    }
+
+    #[test]
+    fn keys_drive_the_editor_once_the_user_takes_over() {
+        let mut demo = EditorDemo::new(PathBuf::from("unused.xml"));
+        demo.reset(1);
+        let n = demo.ed.doc.things.len();
+        let mut input = Input::default();
+        input.press_key(Key::Tab);
+        demo.step(&input);
+        assert!(!demo.autopilot);
+        assert_eq!(demo.ed.selected, Some(0));
+        input.end_step();
+        input.release_key(Key::Tab);
+        input.press_key(Key::Control);
+        input.press_key(Key::Char('d'));
+        demo.step(&input);
+        assert_eq!(demo.ed.doc.things.len(), n + 1);
+        input.end_step();
+        input.release_key(Key::Char('d'));
+        input.press_key(Key::Char('z'));
+        demo.step(&input);
+        assert_eq!(demo.ed.doc.things.len(), n);
+    }
+}
