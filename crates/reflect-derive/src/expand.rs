@@ -51,37 +51,7 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     let mut by_name = TokenStream::new();
     if let Body::Struct { fields, .. } = &model.body {
         let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
-        let names: Vec<&String> = live.iter().map(|f| &f.name).collect();
-        let refs: Vec<_> = live
-            .iter()
-            .map(|f| {
-                let member = &f.member;
-                quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
-            })
-            .collect();
-        let muts: Vec<_> = live
-            .iter()
-            .map(|f| {
-                let member = &f.member;
-                quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
-            })
-            .collect();
-        by_name = quote! {
-            #[inline]
-            fn field_by_name(&self, name: &str) -> ::core::option::Option<&dyn __lr::Reflect> {
-                match name {
-                    #(#names => ::core::option::Option::Some(#refs),)*
-                    _ => ::core::option::Option::None,
-                }
-            }
-            #[inline]
-            fn field_by_name_mut(&mut self, name: &str) -> ::core::option::Option<&mut dyn __lr::Reflect> {
-                match name {
-                    #(#names => ::core::option::Option::Some(#muts),)*
-                    _ => ::core::option::Option::None,
-                }
-            }
-        };
+        by_name = by_name_methods(&live);
     }
     let (shape, body_impl, refs) = match &model.body {
         Body::Struct { style, fields } => {
@@ -187,6 +157,61 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
 
             #register
         };
+    }
+}
+
+/// FNV-1a, 32 bits: the same function as `lore_reflect::fnv1a`, run at macro time.
+fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut hash = 0x811c_9dc5_u32;
+    for &b in bytes {
+        hash ^= u32::from(b);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+/// `field_by_name` and `field_by_name_mut`: a `match` on the name's FNV-1a hash (rustc turns a
+/// match on integer constants into a jump table or a short binary search), then one string
+/// comparison, so the first field and the last cost the same. Names whose hashes collide share
+/// an arm and are compared in turn.
+fn by_name_methods(live: &[&Field]) -> TokenStream {
+    let mut groups: std::collections::BTreeMap<u32, Vec<&Field>> = std::collections::BTreeMap::new();
+    for f in live {
+        groups.entry(fnv1a(f.name.as_bytes())).or_default().push(f);
+    }
+    let arms = |mutable: bool| {
+        groups
+            .iter()
+            .map(|(hash, fields)| {
+                let tests = fields.iter().map(|f| {
+                    let (name, member) = (&f.name, &f.member);
+                    let r = if mutable {
+                        quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
+                    } else {
+                        quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
+                    };
+                    quote!(if name == #name { return ::core::option::Option::Some(#r); })
+                });
+                quote!(#hash => { #(#tests)* ::core::option::Option::None })
+            })
+            .collect::<Vec<_>>()
+    };
+    let (shared, exclusive) = (arms(false), arms(true));
+    quote! {
+        #[inline]
+        fn field_by_name(&self, name: &str) -> ::core::option::Option<&dyn __lr::Reflect> {
+            match __lr::fnv1a(name.as_bytes()) {
+                #(#shared)*
+                _ => ::core::option::Option::None,
+            }
+        }
+        #[inline]
+        fn field_by_name_mut(&mut self, name: &str) -> ::core::option::Option<&mut dyn __lr::Reflect> {
+            match __lr::fnv1a(name.as_bytes()) {
+                #(#exclusive)*
+                _ => ::core::option::Option::None,
+            }
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! - `#[derive(Reflect)]` describes a struct or enum (generic or not): its fields with names,
 //!   types, docs and editor attributes ([`TypeInfo`]).
 //! - Values are read and written by name ([`field`](trait.Reflect.html#method.field): a
-//!   derived `match`, 2–3 ns), by path (`"transform.position.x"`, `"items[3]"`,
+//!   derived match on the name's hash, the same ~2.4 ns for any field), by path (`"transform.position.x"`, `"items[3]"`,
 //!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`Handle`]s in hot loops,
 //!   or as text ([`set_text`](trait.Reflect.html#method.set_text) /
 //!   [`to_text`](trait.Reflect.html#method.to_text)): every supported type has a text form that
@@ -162,7 +162,8 @@ pub use lore_reflect_derive::Reflect;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::info::{
-        EnumInfo, FieldAttrs, FieldInfo, NameTable, Shape, StructInfo, StructStyle, TypeInfo, VariantInfo, name_table,
+        EnumInfo, FieldAttrs, FieldInfo, NameTable, Shape, StructInfo, StructStyle, TypeInfo, VariantInfo, fnv1a,
+        name_table,
     };
     pub use crate::reflect::{Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed};
     pub use crate::registry::{Kind, Registration};

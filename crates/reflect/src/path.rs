@@ -143,8 +143,9 @@ impl dyn Reflect {
     }
 
     /// The field called `name` of a struct (or of an enum's active variant), or the value at
-    /// key `name` of a map. Derived structs answer with a `match` on the name (a few
-    /// nanoseconds for the first or the last of 128 fields); enums use a [`NameTable`](crate::NameTable).
+    /// key `name` of a map. Derived structs answer with a `match` on the name's hash and one
+    /// string comparison (about 2.4 ns for the first or the last of 128 fields); enums use a
+    /// [`NameTable`](crate::NameTable).
     #[inline]
     #[must_use]
     pub fn field(&self, name: &str) -> Option<&dyn Reflect> {

@@ -270,3 +270,31 @@ fn apply_copies_structurally_between_same_and_similar_types() -> Result<(), Erro
     assert!(matches!(e, Error::WrongType { .. }), "{e}");
     Ok(())
 }
+
+#[test]
+fn names_whose_hashes_collide_are_told_apart() {
+    // "costarring" and "liquid" have the same FNV-1a 32-bit hash, as do "altarage" and "zinke".
+    #[derive(Reflect, Default)]
+    struct Clash {
+        costarring: u8,
+        liquid: u16,
+        altarage: u32,
+        zinke: u64,
+    }
+    assert_eq!(lore_reflect::fnv1a(b"costarring"), lore_reflect::fnv1a(b"liquid"));
+    let mut c = Clash::default();
+    let r: &mut dyn Reflect = &mut c;
+    r.set_text("costarring", "1").unwrap();
+    r.set_text("liquid", "2").unwrap();
+    r.set_text("altarage", "3").unwrap();
+    r.set_text("zinke", "4").unwrap();
+    assert_eq!((c.costarring, c.liquid, c.altarage, c.zinke), (1, 2, 3, 4));
+    let r: &dyn Reflect = &c;
+    assert!(r.field("liquid").unwrap().is::<u16>());
+    assert!(r.field("zinke").unwrap().is::<u64>());
+    assert!(r.field("costarrin").is_none());
+    // The enum path (NameTable) sees the same collisions.
+    let info = <Clash as Typed>::INFO.struct_info().unwrap();
+    assert_eq!(info.index_of("zinke"), Some(3));
+    assert_eq!(info.index_of("altarage"), Some(2));
+}
