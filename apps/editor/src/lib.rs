@@ -178,19 +178,16 @@ impl Demo for EditorDemo {
             self.ed.selected = None;
         }
         if control {
-            match () {
-                () if input.key_pressed(Key::Char('z')) => {
-                    self.ed.undo();
-                }
-                () if input.key_pressed(Key::Char('y')) => {
-                    self.ed.redo();
-                }
-                () if input.key_pressed(Key::Char('d')) => {
-                    self.ed.duplicate();
-                }
-                () if input.key_pressed(Key::Char('s')) => self.ed.save(),
-                () if input.key_pressed(Key::Char('o')) => self.ed.load(),
-                () => {}
+            if input.key_pressed(Key::Char('z')) {
+                self.ed.undo();
+            } else if input.key_pressed(Key::Char('y')) {
+                self.ed.redo();
+            } else if input.key_pressed(Key::Char('d')) {
+                self.ed.duplicate();
+            } else if input.key_pressed(Key::Char('s')) {
+                self.ed.save();
+            } else if input.key_pressed(Key::Char('o')) {
+                self.ed.load();
             }
         }
     }

@@ -277,10 +277,7 @@ impl<'a> Loader<'a> {
             };
             let line = self.lines.at(start);
             match event {
-                Event::Start(e) | Event::Empty(e) if root_done => {
-                    let _ = e;
-                    return Err(LoadError::AfterRoot { line });
-                }
+                Event::Start(_) | Event::Empty(_) if root_done => return Err(LoadError::AfterRoot { line }),
                 Event::Start(e) => {
                     if self.stack.len() >= self.limits.max_depth {
                         return Err(LoadError::TooDeep { line, limit: self.limits.max_depth });
@@ -301,7 +298,7 @@ impl<'a> Loader<'a> {
                 }
                 Event::End(_) => {
                     self.stack.pop();
-                    self.close(line);
+                    self.close();
                     if self.stack.is_empty() {
                         root_done = true;
                     }
@@ -419,7 +416,7 @@ impl<'a> Loader<'a> {
                 };
                 self.report_attributes(line, None, unknown);
                 if empty {
-                    self.finish_thing(line);
+                    self.finish_thing();
                 }
             }
             (2, "parameter" | "rejected") if !matches!(self.current, Current::None) => {
@@ -456,7 +453,7 @@ impl<'a> Loader<'a> {
         Ok(())
     }
 
-    fn close(&mut self, line: usize) {
+    fn close(&mut self) {
         let depth = self.stack.len();
         if let Some(from) = self.skip_from {
             if depth <= from {
@@ -465,14 +462,14 @@ impl<'a> Loader<'a> {
             return;
         }
         if depth == 1 {
-            self.finish_thing(line);
+            self.finish_thing();
         }
     }
 
-    fn finish_thing(&mut self, line: usize) {
+    fn finish_thing(&mut self) {
         match std::mem::replace(&mut self.current, Current::None) {
+            // Missing parameters are reported at the thing's start tag.
             Current::Thing { thing, seen, line: start } => {
-                let _ = line;
                 report_missing(&thing, &seen, start, &mut self.report);
                 self.doc.things.push(thing);
             }
