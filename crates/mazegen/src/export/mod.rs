@@ -1,0 +1,51 @@
+//! Files: JSON for any maze, ASCII for grid mazes, SVG and PNG pictures (feature `pictures`).
+
+mod json;
+#[cfg(feature = "pictures")]
+mod picture;
+
+pub use json::to_json;
+#[cfg(feature = "pictures")]
+pub use picture::{Style, to_png, to_rgba, to_svg};
+
+use crate::error::MazeError;
+use crate::grid::{CellMap, TileMap};
+use crate::maze::Maze;
+
+/// The ASCII tile map of a grid maze (`#` wall, `@` start, `A`.. doors, `a`.. keys).
+///
+/// # Errors
+/// [`MazeError::Malformed`] if the maze is not a well-formed grid maze.
+pub fn to_ascii(maze: &Maze) -> Result<String, MazeError> {
+    Ok(TileMap::from_cells(&CellMap::from_maze(maze)?).to_ascii())
+}
+
+/// RGB of door/key colour `c` (a fixed palette of 12 distinct hues, repeating).
+#[must_use]
+pub fn colour_rgb(c: u8) -> [u8; 3] {
+    const PALETTE: [[u8; 3]; 12] = [
+        [230, 60, 60],
+        [60, 110, 235],
+        [60, 190, 80],
+        [245, 190, 40],
+        [190, 70, 210],
+        [40, 200, 210],
+        [245, 130, 40],
+        [140, 90, 50],
+        [240, 110, 180],
+        [120, 200, 40],
+        [90, 60, 180],
+        [20, 140, 130],
+    ];
+    PALETTE[usize::from(c) % PALETTE.len()]
+}
+
+/// RGB fill of zone `z`: zone 0 (the start) is light grey, zone `c + 1` a light tint of door colour `c`.
+#[must_use]
+pub fn zone_rgb(z: u16) -> [u8; 3] {
+    if z == 0 {
+        return [215, 215, 215];
+    }
+    let c = colour_rgb(((z - 1) % 256) as u8);
+    c.map(|v| (u16::from(v) + 2 * 235).div_ceil(3).min(255) as u8)
+}

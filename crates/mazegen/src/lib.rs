@@ -1,0 +1,81 @@
+//! Lock-and-key dungeons and grid mazes that are solvable by construction, generated step by
+//! step, checked by an independent solver.
+//!
+//! A maze starts as a planar graph: the Delaunay triangulation of random points (a *logic maze*)
+//! or a grid of cells (a *grid maze*). A random spanning tree is dug out of it, rooted at the
+//! start. The tree is cut into `K` zones by `K − 1` coloured locked doors, each on the edge above
+//! the subtree whose size is nearest the size a zone should have. After each door closes, its key
+//! is dropped in the deepest leaf still reachable without crossing a door, so keys always lie
+//! where the player can get them first. Finally extra edges of the planar graph that stay inside
+//! one zone add loops.
+//!
+//! ```
+//! use lore_mazegen::{Config, check, generate, to_ascii};
+//!
+//! // A logic maze: 300 random points, 4 zones (3 doors), 20 loops.
+//! let maze = generate(&Config::points(300).zones(4).cycles(20).seed(42))?;
+//! let solution = check(&maze)?; // proves it completable
+//! assert_eq!(solution.key_order.len(), 3);
+//! assert_eq!(solution.zone_sizes.len(), 4);
+//!
+//! // A grid maze with horizontal corridors, as ASCII tiles.
+//! let grid = generate(&Config::grid(12, 6).zones(3).bias(0.6).seed(1))?;
+//! let text = to_ascii(&grid)?;
+//! assert_eq!(text.lines().count(), 13);
+//! assert!(text.contains('@') && text.contains('A') && text.contains('a'));
+//! # Ok::<(), lore_mazegen::MazeError>(())
+//! ```
+//!
+//! # Conventions
+//! - Positions are `glam::Vec2`, y-up. Grid cell `(x, y)` (row 0 at the top, node id
+//!   `y * width + x`) is centred at `(x + 0.5, height − y − 0.5)`. Pictures are y-down; the
+//!   conversion happens in one place, the picture module.
+//! - Door colour 0 is the first door a player opens; zone `c + 1` is behind the doors of colour
+//!   `c`; zone 0 holds the start. Keys are never consumed: one key opens every door of its colour.
+//! - Seeds: every maze comes from a `Pcg64Mcg` seeded with [`Config::seed`]; the same config
+//!   gives the same maze on every platform.
+//!
+//! # Solvable by construction, and checked anyway
+//! Doors are closed in reverse order of opening. When door `i` closes, its key goes where the
+//! player can walk without crossing any door closed so far; later doors can only put that key
+//! behind doors that are opened *before* door `i`. Cycle edges never join two zones, so no door
+//! can be walked around. [`check`] does not trust this argument: it runs one breadth-first search
+//! from the root that parks doors it cannot open yet and releases them when a key of their
+//! colour turns up (keys are never consumed, so reachability only grows), and reports why a maze
+//! is unsolvable when it is (see [`Unsolvable`]).
+//!
+//! # Zone sizes
+//! The post aims every subtree at `N / K`. Here each door aims at `free / zones_left` (the nodes
+//! still in the start zone divided by the zones still to make), which is `N / K` for the first
+//! door and keeps the start zone from collecting everyone's rounding errors.
+//!
+//! # Step by step
+//! [`Generator`] is an iterator of [`Step`]s (graph, tree, each door, each key, each cycle);
+//! [`Generator::maze`] shows the state after each. [`generate`] runs the same steps.
+//!
+//! # Feature flags
+//! - `pictures` (default): [`to_svg`], [`to_png`], [`to_rgba`]. Without it the crate has no
+//!   image dependency.
+
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod config;
+mod error;
+mod export;
+mod grid;
+mod logic;
+mod maze;
+mod solve;
+mod steps;
+
+pub use config::{Config, MAX_NODES, MAX_ZONES, Shape, TreeAlgorithm};
+pub use error::{MazeError, Unsolvable};
+#[cfg(feature = "pictures")]
+pub use export::{Style, to_png, to_rgba, to_svg};
+pub use export::{colour_rgb, to_ascii, to_json, zone_rgb};
+pub use glam::Vec2;
+pub use grid::{Cell, CellMap, Tile, TileMap};
+pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
+pub use solve::{Measures, Solution, check, measure};
+pub use steps::{Generator, Step, generate};

@@ -1,0 +1,38 @@
+//! Random points and their Delaunay triangulation (spade).
+
+use glam::{Vec2, vec2};
+use rand::RngExt;
+use rand_pcg::Pcg64Mcg;
+use spade::{DelaunayTriangulation, Point2, Triangulation};
+
+use crate::error::MazeError;
+
+/// `count` uniform random points in `[0, width] × [0, height]`.
+pub(crate) fn random_points(rng: &mut Pcg64Mcg, count: u32, width: f32, height: f32) -> Vec<Vec2> {
+    (0..count).map(|_| vec2(rng.random::<f32>() * width, rng.random::<f32>() * height)).collect()
+}
+
+/// Triangulates `points`; returns the vertex positions (duplicates merged, in spade's vertex
+/// order, which is the input order minus duplicates for `bulk_load_stable`) and the undirected
+/// edges `(a, b)` with `a < b`, sorted.
+pub(crate) fn triangulate(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<[u32; 2]>), MazeError> {
+    let input: Vec<Point2<f64>> = points.iter().map(|p| Point2::new(f64::from(p.x), f64::from(p.y))).collect();
+    let t = DelaunayTriangulation::<Point2<f64>>::bulk_load_stable(input)
+        .map_err(|e| MazeError::Triangulation(format!("{e:?}")))?;
+    if t.num_vertices() < 2 {
+        return Err(MazeError::Triangulation("fewer than 2 distinct points".to_owned()));
+    }
+    // Positions were f32 before the widening, so narrowing them back is exact.
+    #[allow(clippy::cast_possible_truncation)]
+    let positions = t.vertices().map(|v| vec2(v.position().x as f32, v.position().y as f32)).collect();
+    let mut edges: Vec<[u32; 2]> = t
+        .undirected_edges()
+        .map(|e| {
+            let [a, b] = e.vertices();
+            let (a, b) = (a.fix().index() as u32, b.fix().index() as u32);
+            [a.min(b), a.max(b)]
+        })
+        .collect();
+    edges.sort_unstable();
+    Ok((positions, edges))
+}

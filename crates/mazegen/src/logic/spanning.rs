@@ -1,0 +1,185 @@
+//! Random spanning trees (biased Kruskal, weighted Wilson) and their orientation from a root.
+
+use petgraph::unionfind::UnionFind;
+use rand::RngExt;
+use rand_pcg::Pcg64Mcg;
+
+use crate::config::TreeAlgorithm;
+use crate::maze::NO_NODE;
+
+/// Compressed adjacency: `neighbours[start[v]..start[v + 1]]` are `(node, edge index)`.
+#[derive(Debug)]
+pub(crate) struct Adjacency {
+    pub(crate) start: Vec<u32>,
+    pub(crate) neighbours: Vec<(u32, u32)>,
+}
+
+impl Adjacency {
+    pub(crate) fn new(n: usize, edges: impl Iterator<Item = (u32, u32)> + Clone) -> Self {
+        let mut start = vec![0u32; n + 1];
+        for (a, b) in edges.clone() {
+            start[a as usize + 1] += 1;
+            start[b as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut neighbours = vec![(0, 0); start[n] as usize];
+        for (i, (a, b)) in edges.enumerate() {
+            neighbours[fill[a as usize] as usize] = (b, i as u32);
+            fill[a as usize] += 1;
+            neighbours[fill[b as usize] as usize] = (a, i as u32);
+            fill[b as usize] += 1;
+        }
+        Self { start, neighbours }
+    }
+
+    pub(crate) fn of(&self, v: u32) -> &[(u32, u32)] {
+        &self.neighbours[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+}
+
+fn shuffle(rng: &mut Pcg64Mcg, items: &mut [u32]) {
+    for i in (1..items.len()).rev() {
+        let j = rng.random_range(0..=i as u32) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// Picks the tree edges (indices into `graph`). `horizontal[i]` classes edge `i` for the bias.
+pub(crate) fn random_tree(
+    rng: &mut Pcg64Mcg,
+    n: usize,
+    graph: &[[u32; 2]],
+    horizontal: &[bool],
+    bias: f32,
+    algorithm: TreeAlgorithm,
+) -> Vec<u32> {
+    match algorithm {
+        TreeAlgorithm::Kruskal => kruskal(rng, n, graph, horizontal, bias),
+        TreeAlgorithm::Wilson => wilson(rng, n, graph, horizontal, bias),
+    }
+}
+
+/// Kruskal over a random order. Horizontal and vertical edges are shuffled apart and merged,
+/// taking the next horizontal one with probability `h (1 + bias) / (h (1 + bias) + v (1 - bias))`
+/// where `h` and `v` count the edges left: with bias 0 this is a uniform shuffle of all edges.
+fn kruskal(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool], bias: f32) -> Vec<u32> {
+    let (mut hs, mut vs): (Vec<u32>, Vec<u32>) = (0..graph.len() as u32).partition(|&i| horizontal[i as usize]);
+    shuffle(rng, &mut hs);
+    shuffle(rng, &mut vs);
+    let (wh, wv) = (f64::from(1.0 + bias), f64::from(1.0 - bias));
+    let mut sets = UnionFind::<u32>::new(n);
+    let mut tree = Vec::with_capacity(n.saturating_sub(1));
+    let (mut ih, mut iv) = (0usize, 0usize);
+    while tree.len() + 1 < n && (ih < hs.len() || iv < vs.len()) {
+        let (rh, rv) = ((hs.len() - ih) as f64 * wh, (vs.len() - iv) as f64 * wv);
+        let take_h = if iv == vs.len() {
+            true
+        } else if ih == hs.len() {
+            false
+        } else {
+            rng.random::<f64>() * (rh + rv) < rh
+        };
+        let e = if take_h {
+            ih += 1;
+            hs[ih - 1]
+        } else {
+            iv += 1;
+            vs[iv - 1]
+        };
+        let [a, b] = graph[e as usize];
+        if sets.union(a, b) {
+            tree.push(e);
+        }
+    }
+    tree
+}
+
+/// Wilson's algorithm with loop-erased random walks (weighted by the bias).
+fn wilson(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool], bias: f32) -> Vec<u32> {
+    let adj = Adjacency::new(n, graph.iter().map(|e| (e[0], e[1])));
+    let (wh, wv) = (f64::from(1.0 + bias), f64::from(1.0 - bias));
+    let mut in_tree = vec![false; n];
+    // `next[v]`: the edge the latest walk left `v` by (loop erasure keeps only the last exit).
+    let mut next = vec![(NO_NODE, NO_NODE); n];
+    let mut tree = Vec::with_capacity(n.saturating_sub(1));
+    if n == 0 {
+        return tree;
+    }
+    in_tree[0] = true;
+    for start in 1..n as u32 {
+        let mut v = start;
+        while !in_tree[v as usize] {
+            let nb = adj.of(v);
+            if nb.is_empty() {
+                break;
+            }
+            let step = if bias == 0.0 {
+                nb[rng.random_range(0..nb.len() as u32) as usize]
+            } else {
+                let total: f64 = nb.iter().map(|&(_, e)| if horizontal[e as usize] { wh } else { wv }).sum();
+                let mut r = rng.random::<f64>() * total;
+                let mut pick = nb[nb.len() - 1];
+                for &(u, e) in nb {
+                    let w = if horizontal[e as usize] { wh } else { wv };
+                    if r < w {
+                        pick = (u, e);
+                        break;
+                    }
+                    r -= w;
+                }
+                pick
+            };
+            next[v as usize] = step;
+            v = step.0;
+        }
+        let mut v = start;
+        while !in_tree[v as usize] {
+            in_tree[v as usize] = true;
+            let (u, e) = next[v as usize];
+            if u == NO_NODE {
+                break;
+            }
+            tree.push(e);
+            v = u;
+        }
+    }
+    tree
+}
+
+/// The tree seen from `root`: parent of every node, breadth-first order and depth.
+#[derive(Debug)]
+pub(crate) struct Rooted {
+    pub(crate) parent: Vec<u32>,
+    pub(crate) order: Vec<u32>,
+    pub(crate) depth: Vec<u32>,
+    pub(crate) children: Vec<u32>,
+}
+
+pub(crate) fn orient(n: usize, tree: &[(u32, u32)], root: u32) -> Rooted {
+    let adj = Adjacency::new(n, tree.iter().copied());
+    let mut parent = vec![NO_NODE; n];
+    let mut depth = vec![0u32; n];
+    let mut children = vec![0u32; n];
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    seen[root as usize] = true;
+    order.push(root);
+    let mut head = 0;
+    while head < order.len() {
+        let v = order[head];
+        head += 1;
+        for &(u, _) in adj.of(v) {
+            if !seen[u as usize] {
+                seen[u as usize] = true;
+                parent[u as usize] = v;
+                depth[u as usize] = depth[v as usize] + 1;
+                children[v as usize] += 1;
+                order.push(u);
+            }
+        }
+    }
+    Rooted { parent, order, depth, children }
+}

@@ -1,0 +1,98 @@
+//! Zones, doors and keys on a rooted tree (the same for point and grid mazes).
+
+use crate::logic::spanning::Rooted;
+use crate::maze::Key;
+
+/// The door the next zone gets: among nodes of the root zone (zone 0) other than the root, the
+/// one whose subtree inside zone 0 has the size nearest `target` (ties: smaller size, then
+/// smaller node id). Returns `(node, subtree size)`, or `None` if zone 0 holds only the root.
+pub(crate) fn choose_door(
+    order: &[u32],
+    parent: &[u32],
+    zone: &[u16],
+    target: f64,
+    size: &mut Vec<u32>,
+) -> Option<(u32, u32)> {
+    size.clear();
+    size.resize(zone.len(), 0);
+    let root = order[0];
+    // Reverse breadth-first order visits children before parents. Zone 0 is connected and
+    // holds the root, so the parent of a zone-0 node is in zone 0 too.
+    for &v in order.iter().rev() {
+        if zone[v as usize] == 0 {
+            size[v as usize] += 1;
+            if v != root {
+                size[parent[v as usize] as usize] += size[v as usize];
+            }
+        }
+    }
+    let mut best: Option<(u32, u32)> = None;
+    let mut best_key = (f64::INFINITY, u32::MAX, u32::MAX);
+    for &v in &order[1..] {
+        if zone[v as usize] != 0 {
+            continue;
+        }
+        let s = size[v as usize];
+        let key = ((f64::from(s) - target).abs(), s, v);
+        if key.0 < best_key.0 || (key.0 == best_key.0 && (key.1, key.2) < (best_key.1, best_key.2)) {
+            best_key = key;
+            best = Some((v, s));
+        }
+    }
+    best
+}
+
+/// Moves the subtree of `door_child` that lies in zone 0 into `new_zone`.
+pub(crate) fn mark_zone(order: &[u32], parent: &[u32], zone: &mut [u16], door_child: u32, new_zone: u16) {
+    zone[door_child as usize] = new_zone;
+    // Breadth-first order puts every node after its parent, so one forward pass floods the subtree.
+    let start = order.iter().position(|&v| v == door_child).unwrap_or(order.len());
+    for &v in &order[start + 1..] {
+        let p = parent[v as usize];
+        if zone[v as usize] == 0 && zone[p as usize] == new_zone {
+            zone[v as usize] = new_zone;
+        }
+    }
+}
+
+/// Where the key of a newly closed door goes: the deepest tree leaf of zone 0 holding no key
+/// (ties: smaller id); failing that the deepest zone-0 node without a key; failing that the root.
+/// `leaves_by_depth` lists the tree leaves, deepest first.
+pub(crate) fn choose_key_node(
+    leaves_by_depth: &[u32],
+    order: &[u32],
+    depth: &[u32],
+    zone: &[u16],
+    keys: &[Key],
+) -> u32 {
+    let holds_key = |v: u32| keys.iter().any(|k| k.node == v);
+    if let Some(&v) = leaves_by_depth.iter().find(|&&v| zone[v as usize] == 0 && !holds_key(v)) {
+        return v;
+    }
+    let mut best: Option<u32> = None;
+    for &v in &order[1..] {
+        if zone[v as usize] == 0 && !holds_key(v) && best.is_none_or(|b| depth[v as usize] > depth[b as usize]) {
+            best = Some(v);
+        }
+    }
+    best.unwrap_or(order[0])
+}
+
+/// Places the `k - 1` doors on a scratch copy (exactly as the door steps will) and returns the
+/// zone balance, max over zones of `|size - N/K| / (N/K)`.
+pub(crate) fn simulate_balance(tree: &Rooted, k: u16, scratch: &mut Vec<u32>) -> f64 {
+    let n = tree.parent.len();
+    let mut zone = vec![0u16; n];
+    let mut sizes = Vec::with_capacity(usize::from(k));
+    let mut free = n as u32;
+    for placed in 0..k - 1 {
+        let target = f64::from(free) / f64::from(k - placed);
+        let Some((child, size)) = choose_door(&tree.order, &tree.parent, &zone, target, scratch) else { break };
+        mark_zone(&tree.order, &tree.parent, &mut zone, child, placed + 1);
+        sizes.push(size);
+        free -= size;
+    }
+    sizes.push(free);
+    let ideal = n as f64 / f64::from(k);
+    sizes.iter().map(|&s| (f64::from(s) - ideal).abs() / ideal).fold(0.0, f64::max)
+}

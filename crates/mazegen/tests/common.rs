@@ -1,0 +1,65 @@
+//! Helpers shared by the integration tests (included with `mod common;`).
+
+use lore_mazegen::{EdgeKind, Maze, Solution, check};
+
+/// Everything a generated maze must satisfy; returns the checker's solution.
+pub fn assert_sound(maze: &Maze) -> Solution {
+    let solution = check(maze).unwrap_or_else(|e| panic!("generated maze failed the checker: {e}"));
+    let k = usize::from(maze.zone_count);
+    let n = maze.node_count();
+    // Connected: the tree spans every node.
+    assert_eq!(maze.edges.iter().filter(|e| e.kind == EdgeKind::Tree).count(), n - 1);
+    // One key per door colour, K - 1 of each.
+    let doors: Vec<u8> = maze.doors().filter_map(|(_, e)| e.door).collect();
+    assert_eq!(doors.len(), k - 1);
+    let mut colours = doors.clone();
+    colours.sort_unstable();
+    assert_eq!(colours, (0..k as u16 - 1).map(|c| c as u8).collect::<Vec<_>>());
+    let mut key_colours: Vec<u8> = maze.keys.iter().map(|k| k.colour).collect();
+    key_colours.sort_unstable();
+    assert_eq!(key_colours, colours);
+    // The checker's zones (parts with doors as walls) are exactly the generator's K zones.
+    assert_eq!(solution.zone_sizes.len(), k);
+    let mut map = vec![u16::MAX; k];
+    for v in 0..n {
+        let (g, c) = (usize::from(maze.zone[v]), solution.zone[v]);
+        assert!(map[g] == u16::MAX || map[g] == c, "zone {g} split by the checker");
+        map[g] = c;
+    }
+    // Zones never touch through a cycle edge; every door joins two zones.
+    for e in &maze.edges {
+        let same = maze.zone[e.a as usize] == maze.zone[e.b as usize];
+        assert_eq!(same, e.door.is_none(), "edge {e:?}");
+    }
+    // Each key is reachable before its door: key of colour c is reachable from the root through
+    // doors of colours < c only (the player opens colours in increasing order).
+    for key in &maze.keys {
+        let reach = reachable(maze, |d| d < key.colour);
+        assert!(reach[key.node as usize], "key {key:?} not reachable before its door");
+    }
+    solution
+}
+
+/// Nodes reachable from the root through edges without doors or with doors `open(colour)`.
+pub fn reachable(maze: &Maze, open: impl Fn(u8) -> bool) -> Vec<bool> {
+    let n = maze.node_count();
+    let mut adj = vec![Vec::new(); n];
+    for e in &maze.edges {
+        if e.door.is_none_or(&open) {
+            adj[e.a as usize].push(e.b);
+            adj[e.b as usize].push(e.a);
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![maze.root];
+    seen[maze.root as usize] = true;
+    while let Some(v) = stack.pop() {
+        for &u in &adj[v as usize] {
+            if !seen[u as usize] {
+                seen[u as usize] = true;
+                stack.push(u);
+            }
+        }
+    }
+    seen
+}

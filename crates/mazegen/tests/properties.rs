@@ -1,0 +1,70 @@
+//! Property tests over seeds and sizes: every maze is connected and solvable, keys come before
+//! their doors, cycles stay inside zones, the stepper and the one-shot call agree.
+
+mod common;
+
+use lore_mazegen::{CellMap, Config, Generator, Step, TileMap, check, generate, measure};
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn logic_mazes_are_sound(seed in any::<u64>(), n in 10u32..400, zones in 1u16..12, cycles in 0u32..60, bias in -1.0f32..=1.0) {
+        let zones = zones.min((n / 3) as u16).max(1);
+        let maze = generate(&Config::points(n).zones(zones).cycles(cycles).bias(bias).seed(seed)).unwrap();
+        let solution = common::assert_sound(&maze);
+        prop_assert_eq!(solution.key_order.len(), usize::from(zones) - 1);
+        let m = measure(&maze, &solution);
+        prop_assert!(m.cycles <= cycles);
+    }
+
+    #[test]
+    fn grid_mazes_are_sound(seed in any::<u64>(), w in 1u32..40, h in 1u32..30, zones in 1u16..10, cycles in 0u32..40, bias in -1.0f32..=1.0) {
+        let zones = zones.min((w * h) as u16).max(1);
+        let maze = generate(&Config::grid(w, h).zones(zones).cycles(cycles).bias(bias).seed(seed)).unwrap();
+        common::assert_sound(&maze);
+        // The cell map and tile map agree with the edges.
+        let cells = CellMap::from_maze(&maze).unwrap();
+        let open = cells.cells().iter().map(|c| u32::from(c.connected_left) + u32::from(c.connected_up)).sum::<u32>();
+        prop_assert_eq!(open as usize, maze.edges.len());
+        let tiles = TileMap::from_cells(&cells);
+        prop_assert_eq!((tiles.width(), tiles.height()), (2 * w + 1, 2 * h + 1));
+        let doors = tiles.to_ascii().chars().filter(char::is_ascii_uppercase).count();
+        prop_assert_eq!(doors, usize::from(zones) - 1);
+    }
+
+    #[test]
+    fn stepping_equals_one_shot(seed in any::<u64>(), n in 10u32..300, zones in 1u16..8, cycles in 0u32..30, grid in any::<bool>()) {
+        let config = if grid { Config::grid(n / 10 + 2, 12) } else { Config::points(n) };
+        let config = config.zones(zones).cycles(cycles).seed(seed);
+        let mut generator = Generator::new(&config).unwrap();
+        let mut doors = 0;
+        let mut keys = 0;
+        while let Some(step) = generator.next() {
+            match step {
+                Step::Door { edge, colour, .. } => {
+                    doors += 1;
+                    prop_assert_eq!(generator.maze().edges[edge as usize].door, Some(colour));
+                }
+                Step::Key { colour, node } => {
+                    keys += 1;
+                    prop_assert_eq!(generator.maze().keys.last().map(|k| (k.colour, k.node)), Some((colour, node)));
+                }
+                Step::Graph { .. } | Step::Tree { .. } | Step::Cycle { .. } => {}
+            }
+        }
+        prop_assert_eq!(doors, usize::from(zones) - 1);
+        prop_assert_eq!(keys, doors);
+        prop_assert_eq!(generator.into_maze(), generate(&config).unwrap());
+    }
+
+    /// Zone balance (max |size − N/K| / (N/K)) on Delaunay graphs of at least 200 points.
+    #[test]
+    fn zone_balance_is_bounded(seed in any::<u64>(), n in 200u32..600, per_zone in 20u32..60) {
+        let zones = (n / per_zone).max(2) as u16;
+        let maze = generate(&Config::points(n).zones(zones).seed(seed)).unwrap();
+        let m = measure(&maze, &check(&maze).unwrap());
+        prop_assert!(m.zone_balance <= 0.25, "balance {} with {} zones of {} points", m.zone_balance, zones, n);
+    }
+}
