@@ -226,6 +226,9 @@ impl Demo for MazeDemo {
         let px = batch.pixel();
         let done = self.steps_done == self.total_steps;
         let tree_built = !maze.edges.is_empty();
+        let (min, max) = self.world_rect();
+        let pad = (max - min) * 0.006;
+        batch.rect(min - pad, max + pad, Color::rgb(248, 248, 244));
         match maze.layout {
             Layout::Grid { width, height } => {
                 let cell_at = |x: u32, y: u32| vec2(x as f32, (height - y) as f32);
@@ -270,7 +273,7 @@ impl Demo for MazeDemo {
                 }
                 for e in &maze.edges {
                     match e.door {
-                        Some(c) => batch.line(p(e.a), p(e.b), 5.0 * px, rgb(colour_rgb(c))),
+                        Some(c) => batch.line(p(e.a), p(e.b), 9.0 * px, rgb(colour_rgb(c))),
                         None if e.kind == EdgeKind::Cycle => {
                             batch.line(p(e.a), p(e.b), 2.0 * px, Color::rgb(110, 110, 200))
                         }
@@ -314,7 +317,7 @@ impl Demo for MazeDemo {
 
     fn camera(&self) -> Camera {
         let (min, max) = self.world_rect();
-        Camera::fit(min, max, 1.0)
+        Camera::fit(min, max, 0.07)
     }
 
     fn ui(&mut self, ui: &mut lore_render::egui::Ui) {
@@ -393,6 +396,12 @@ impl Demo for MazeDemo {
 #[must_use]
 pub fn demo() -> Box<dyn Demo> {
     Box::new(MazeDemo::new(Kind::Logic))
+}
+
+/// The grid flavour of the demo (same controls; `g` switches in either).
+#[must_use]
+pub fn grid_demo() -> Box<dyn Demo> {
+    Box::new(MazeDemo::new(Kind::Grid))
 }
 
 #[cfg(test)]

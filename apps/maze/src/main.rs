@@ -15,7 +15,7 @@ struct Cli {
     /// Export file (standard output for json, svg and ascii when absent; required for png).
     #[arg(long)]
     output: Option<PathBuf>,
-    /// Export a grid maze instead of a logic maze.
+    /// A grid maze instead of a logic maze (demo and export).
     #[arg(long)]
     grid: bool,
     /// Random points of a logic maze.
@@ -83,7 +83,10 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.export {
         Some(format) => export(&cli, format),
-        None => lore_render::run(vec![lore_maze::demo()], &cli.run).map(|_| ()).map_err(|e| e.to_string()),
+        None => {
+            let demo = if cli.grid { lore_maze::grid_demo() } else { lore_maze::demo() };
+            lore_render::run(vec![demo], &cli.run).map(|_| ()).map_err(|e| e.to_string())
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
