@@ -28,6 +28,7 @@ use allocator_api2::alloc::{AllocError, Allocator};
 
 use crate::error::{Error, Result};
 use crate::poison::{poison, unpoison};
+
 use crate::sync::SpinLock;
 
 const HEADER: usize = 16;
@@ -37,6 +38,9 @@ const LINKS: usize = 8;
 const NONE: u32 = u32::MAX;
 const USED_TAG: u32 = 0xA110_C8ED;
 const FREE_TAG: u32 = 0xF7EE_B10C;
+/// Left in the header of a block merged into its left neighbour, so a second free of it is
+/// still reported as a double free (until the bytes are handed out again).
+const DEAD_TAG: u32 = 0xDEAD_B10C;
 const BINS: usize = 256;
 
 /// How the heap picks a free block for a request.
@@ -270,7 +274,7 @@ impl<'a> Heap<'a> {
     /// As [`Heap::hdr`].
     #[inline]
     unsafe fn write_hdr(&mut self, off: usize, h: Hdr) {
-        let tag = if h.tag == FREE_TAG || h.tag == USED_TAG { h.tag ^ off as u32 } else { h.tag };
+        let tag = if h.tag == FREE_TAG || h.tag == USED_TAG || h.tag == DEAD_TAG { h.tag ^ off as u32 } else { h.tag };
         // SAFETY: the caller's contract.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
@@ -556,9 +560,14 @@ impl<'a> Heap<'a> {
             return Err(Error::ForeignPointer);
         }
         let off = p - base - HEADER;
+        if crate::poison::is_poisoned((p - HEADER) as *const u8) {
+            // Inside the poisoned payload of a free block: freed already.
+            return Err(Error::DoubleFree);
+        }
         // SAFETY: `off` is a 16-aligned offset inside the area, so 16 readable bytes.
         let h = unsafe { self.hdr(off) };
-        if h.tag == FREE_TAG ^ off as u32 {
+        let poisoned = cfg!(feature = "sanitize") && h.tag == u32::from_ne_bytes([crate::POISON; 4]);
+        if h.tag == FREE_TAG ^ off as u32 || h.tag == DEAD_TAG ^ off as u32 || poisoned {
             Err(Error::DoubleFree)
         } else if h.tag != USED_TAG ^ off as u32 || (h.size as usize) < MIN_BLOCK || off + h.size as usize > self.len {
             Err(Error::ForeignPointer)
@@ -594,16 +603,16 @@ impl<'a> Heap<'a> {
         if next < self.len && self.is_free(next) {
             size += self.size_at(next);
             self.remove_free(next);
-            // SAFETY: the absorbed header is inside the merged block: clear its tag so a stale
-            // pointer to it reads as foreign.
-            unsafe { self.write_hdr(next, Hdr { size: 0, prev_size: 0, tag: 0 }) };
+            // SAFETY: the absorbed header is inside the merged block (its payload was freed
+            // before, so a free of it is a double free).
+            unsafe { self.write_hdr(next, Hdr { size: 0, prev_size: 0, tag: DEAD_TAG }) };
         }
         if h.prev_size != 0 {
             let prev = off - h.prev_size as usize;
             if self.is_free(prev) {
                 self.remove_free(prev);
-                // SAFETY: as above.
-                unsafe { self.write_hdr(off, Hdr { size: 0, prev_size: 0, tag: 0 }) };
+                // SAFETY: as above; this block was just freed.
+                unsafe { self.write_hdr(off, Hdr { size: 0, prev_size: 0, tag: DEAD_TAG }) };
                 start = prev;
                 size += h.prev_size as usize;
             }
@@ -954,6 +963,9 @@ mod tests {
         let mut heap = Heap::new(&mut region, Policy::GoodFit).unwrap();
         let a = heap.alloc(l(64, 8)).unwrap();
         let _b = heap.alloc(l(64, 8)).unwrap();
+        // SAFETY: `a` holds 64 bytes. (Written first: with `sanitize`, never-written bytes
+        // still hold the poison pattern and an interior pointer there reads as freed.)
+        unsafe { a.as_ptr().write_bytes(0, 64) };
         // SAFETY: pointer arithmetic inside the live block `a`.
         let inner = unsafe { NonNull::new_unchecked(a.as_ptr().add(16)) };
         assert_eq!(heap.free(inner), Err(Error::ForeignPointer));

@@ -13,6 +13,20 @@ pub const POISON: u8 = 0xDD;
 unsafe extern "C" {
     fn __asan_poison_memory_region(addr: *const u8, size: usize);
     fn __asan_unpoison_memory_region(addr: *const u8, size: usize);
+    fn __asan_address_is_poisoned(addr: *const u8) -> i32;
+}
+
+/// Whether `ptr` lies in bytes marked freed (always false unless ASan poisoning is active).
+/// Checked before reading a header at a caller-given address, which under ASan would
+/// otherwise abort on a double free instead of reporting it.
+#[inline]
+#[allow(unused_variables)]
+pub(crate) fn is_poisoned(ptr: *const u8) -> bool {
+    #[cfg(all(feature = "sanitize", lore_asan))]
+    // SAFETY: a query of ASan's shadow memory; it does not touch `ptr`.
+    return unsafe { __asan_address_is_poisoned(ptr) != 0 };
+    #[cfg(not(all(feature = "sanitize", lore_asan)))]
+    false
 }
 
 /// Marks `len` bytes at `ptr` as freed.
