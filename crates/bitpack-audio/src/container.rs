@@ -1,0 +1,402 @@
+//! The `.bpk` container: header, CRC-checked chunks, a chunk table for seeking.
+//!
+//! All integers are little endian. Layout:
+//!
+//! | offset | size | field                                                            |
+//! |--------|------|------------------------------------------------------------------|
+//! | 0      | 4    | magic `LBPK`                                                      |
+//! | 4      | 1    | version (1)                                                      |
+//! | 5      | 1    | mode the encoder used: 0 classic, 1 fast, 2 max (information only) |
+//! | 6      | 1    | channels (1 or 2)                                                |
+//! | 7      | 1    | bits per sample of the source (8 or 16)                          |
+//! | 8      | 4    | sample rate (Hz)                                                 |
+//! | 12     | 8    | frames (samples per channel)                                     |
+//! | 20     | 4    | frames per chunk (1 ..= 2^20); the last chunk may be shorter     |
+//! | 24     | 4    | CRC32 of bytes 0..24                                             |
+//! | 28     | ...  | chunks, each: u32 payload length, u32 CRC32 of the payload, payload |
+//! | end-8k-8 | 8k | chunk table: per chunk u64 offset of its length field              |
+//! | end-8  | 4    | CRC32 of the chunk table                                         |
+//! | end-4  | 4    | magic `KPBL`                                                     |
+//!
+//! A chunk payload is a bit stream: for stereo one bit (1 = the second channel is stored as
+//! its wrapping difference from the first), then one [`predict`](crate::predict) block per channel.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::bits::{BitReader, BitWriter};
+use crate::crc::crc32;
+use crate::predict::{self, Effort};
+use crate::{Audio, Error};
+
+/// File magic.
+pub const MAGIC: &[u8; 4] = b"LBPK";
+/// Trailer magic.
+pub const END_MAGIC: &[u8; 4] = b"KPBL";
+/// Format version this crate writes and reads.
+pub const VERSION: u8 = 1;
+/// Largest frames-per-chunk value accepted (bounds memory on corrupt input).
+pub const MAX_CHUNK_FRAMES: u32 = 1 << 20;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 28;
+
+/// Encoder settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// Search effort (the "mode").
+    pub effort: Effort,
+    /// Frames per chunk (1 ..= [`MAX_CHUNK_FRAMES`]).
+    pub chunk_frames: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { effort: Effort::Fast, chunk_frames: 4096 }
+    }
+}
+
+/// The parsed header of a `.bpk` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// Encoder mode (0 classic, 1 fast, 2 max).
+    pub mode: u8,
+    /// Channels (1 or 2).
+    pub channels: u8,
+    /// Source bits per sample (8 or 16).
+    pub bits: u8,
+    /// Sample rate in Hz.
+    pub sample_rate: u32,
+    /// Samples per channel.
+    pub frames: u64,
+    /// Frames per chunk.
+    pub chunk_frames: u32,
+}
+
+impl Header {
+    /// Number of chunks.
+    pub fn chunks(&self) -> u64 {
+        self.frames.div_ceil(u64::from(self.chunk_frames))
+    }
+
+    /// Frames in chunk `i`.
+    pub fn chunk_len(&self, i: u64) -> usize {
+        let start = i * u64::from(self.chunk_frames);
+        (self.frames - start).min(u64::from(self.chunk_frames)) as usize
+    }
+
+    fn parse(b: &[u8]) -> Result<Header, Error> {
+        if b.len() < 4 || &b[..4] != MAGIC {
+            return Err(Error::BadMagic);
+        }
+        if b.len() < HEADER_LEN {
+            return Err(Error::Header("file shorter than the header"));
+        }
+        if b[4] != VERSION {
+            return Err(Error::Version(b[4]));
+        }
+        let stored = u32_at(b, 24);
+        let computed = crc32(&b[..24]);
+        if stored != computed {
+            return Err(Error::Crc { what: "header", stored, computed });
+        }
+        let h = Header {
+            mode: b[5],
+            channels: b[6],
+            bits: b[7],
+            sample_rate: u32_at(b, 8),
+            frames: u64_at(b, 12),
+            chunk_frames: u32_at(b, 20),
+        };
+        h.check()?;
+        Ok(h)
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        if self.mode > 2 {
+            return Err(Error::Header("mode must be 0, 1 or 2"));
+        }
+        if !(1..=2).contains(&self.channels) {
+            return Err(Error::Header("channels must be 1 or 2"));
+        }
+        if self.bits != 8 && self.bits != 16 {
+            return Err(Error::Header("bits per sample must be 8 or 16"));
+        }
+        if self.chunk_frames == 0 || self.chunk_frames > MAX_CHUNK_FRAMES {
+            return Err(Error::Header("frames per chunk must be 1 ..= 2^20"));
+        }
+        if self.frames > u64::from(u32::MAX) * u64::from(self.chunk_frames) {
+            return Err(Error::Header("too many frames"));
+        }
+        Ok(())
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&[VERSION, self.mode, self.channels, self.bits]);
+        out.extend_from_slice(&self.sample_rate.to_le_bytes());
+        out.extend_from_slice(&self.frames.to_le_bytes());
+        out.extend_from_slice(&self.chunk_frames.to_le_bytes());
+        let c = crc32(&out[start..]);
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let mut x = [0u8; 4];
+    x.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(x)
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(x)
+}
+
+fn mode_of(e: Effort) -> u8 {
+    match e {
+        Effort::Classic => 0,
+        Effort::Fast => 1,
+        Effort::Max => 2,
+    }
+}
+
+/// Encodes one chunk (`frames` interleaved frames) into a payload.
+pub fn encode_chunk(frames: &[i16], channels: u8, effort: Effort) -> Result<Vec<u8>, Error> {
+    let mut w = BitWriter::new();
+    if channels == 1 {
+        predict::encode_block(frames, effort, &mut w)?;
+    } else {
+        let left: Vec<i16> = frames.iter().step_by(2).copied().collect();
+        let right: Vec<i16> = frames.iter().skip(1).step_by(2).copied().collect();
+        let side: Vec<i16> = left.iter().zip(&right).map(|(&l, &r)| r.wrapping_sub(l)).collect();
+        let mut a = BitWriter::new();
+        predict::encode_block(&right, effort, &mut a)?;
+        let mut b = BitWriter::new();
+        predict::encode_block(&side, effort, &mut b)?;
+        let use_side = b.len() < a.len();
+        w.put(u64::from(use_side), 1);
+        predict::encode_block(&left, effort, &mut w)?;
+        predict::encode_block(if use_side { &side } else { &right }, effort, &mut w)?;
+    }
+    Ok(w.finish().0)
+}
+
+/// Decodes one chunk payload into `out` (interleaved, `frames * channels` samples).
+pub fn decode_chunk(payload: &[u8], channels: u8, out: &mut [i16]) -> Result<(), Error> {
+    let mut r = BitReader::new(payload, payload.len() as u64 * 8)?;
+    if channels == 1 {
+        return predict::decode_block(&mut r, out);
+    }
+    let frames = out.len() / 2;
+    let use_side = r.take(1)? == 1;
+    let mut left = vec![0i16; frames];
+    let mut right = vec![0i16; frames];
+    predict::decode_block(&mut r, &mut left)?;
+    predict::decode_block(&mut r, &mut right)?;
+    for (i, o) in out.chunks_exact_mut(2).enumerate() {
+        o[0] = left[i];
+        o[1] = if use_side { right[i].wrapping_add(left[i]) } else { right[i] };
+    }
+    Ok(())
+}
+
+/// Streaming encoder: feed interleaved samples, get bytes out as chunks fill.
+#[derive(Debug)]
+pub struct Encoder {
+    header: Header,
+    effort: Effort,
+    pending: Vec<i16>,
+    offsets: Vec<u64>,
+    written: u64,
+    fed: u64,
+}
+
+impl Encoder {
+    /// Starts a file; returns the encoder and the header bytes to write first.
+    ///
+    /// `audio_frames` is the total frame count, stored in the header.
+    pub fn new(
+        sample_rate: u32,
+        channels: u8,
+        bits: u8,
+        audio_frames: u64,
+        settings: Settings,
+    ) -> Result<(Encoder, Vec<u8>), Error> {
+        let header = Header {
+            mode: mode_of(settings.effort),
+            channels,
+            bits,
+            sample_rate,
+            frames: audio_frames,
+            chunk_frames: settings.chunk_frames,
+        };
+        header.check()?;
+        let mut out = Vec::with_capacity(HEADER_LEN);
+        header.write(&mut out);
+        let enc = Encoder {
+            header,
+            effort: settings.effort,
+            pending: Vec::new(),
+            offsets: Vec::new(),
+            written: HEADER_LEN as u64,
+            fed: 0,
+        };
+        Ok((enc, out))
+    }
+
+    /// Feeds interleaved samples; appends the bytes of every completed chunk to `out`.
+    pub fn feed(&mut self, samples: &[i16], out: &mut Vec<u8>) -> Result<(), Error> {
+        let ch = usize::from(self.header.channels);
+        let total = self.header.frames * ch as u64;
+        if self.fed + samples.len() as u64 > total {
+            return Err(Error::Header("more samples fed than the header's frame count"));
+        }
+        self.fed += samples.len() as u64;
+        self.pending.extend_from_slice(samples);
+        let per = self.header.chunk_frames as usize * ch;
+        while self.pending.len() >= per {
+            let rest = self.pending.split_off(per);
+            let chunk = core::mem::replace(&mut self.pending, rest);
+            self.emit(&chunk, out)?;
+        }
+        Ok(())
+    }
+
+    fn emit(&mut self, chunk: &[i16], out: &mut Vec<u8>) -> Result<(), Error> {
+        let payload = encode_chunk(chunk, self.header.channels, self.effort)?;
+        self.offsets.push(self.written);
+        let len = u32::try_from(payload.len()).map_err(|_| Error::TooLong(payload.len() as u64))?;
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&crc32(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        self.written += 8 + payload.len() as u64;
+        Ok(())
+    }
+
+    /// Flushes the last partial chunk and appends the chunk table and trailer.
+    pub fn finish(mut self, out: &mut Vec<u8>) -> Result<(), Error> {
+        let ch = u64::from(self.header.channels);
+        if self.fed != self.header.frames * ch {
+            return Err(Error::Header("fewer samples fed than the header's frame count"));
+        }
+        if !self.pending.is_empty() {
+            let chunk = core::mem::take(&mut self.pending);
+            self.emit(&chunk, out)?;
+        }
+        let start = out.len();
+        for o in &self.offsets {
+            out.extend_from_slice(&o.to_le_bytes());
+        }
+        let c = crc32(&out[start..]);
+        out.extend_from_slice(&c.to_le_bytes());
+        out.extend_from_slice(END_MAGIC);
+        Ok(())
+    }
+}
+
+/// Encodes a whole clip into `.bpk` bytes.
+pub fn encode(audio: &Audio, settings: Settings) -> Result<Vec<u8>, Error> {
+    let ch = u64::from(audio.channels.max(1));
+    let (mut enc, mut out) =
+        Encoder::new(audio.sample_rate, audio.channels, audio.bits, audio.samples.len() as u64 / ch, settings)?;
+    if audio.samples.len() as u64 % ch != 0 {
+        return Err(Error::Header("sample count is not a multiple of the channel count"));
+    }
+    enc.feed(&audio.samples, &mut out)?;
+    enc.finish(&mut out)?;
+    Ok(out)
+}
+
+/// A parsed `.bpk` file for random access to chunks.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    header: Header,
+    offsets: Vec<u64>,
+}
+
+impl<'a> Reader<'a> {
+    /// Parses the header and the chunk table (checked against its CRC and the file size).
+    pub fn new(data: &'a [u8]) -> Result<Reader<'a>, Error> {
+        let header = Header::parse(data)?;
+        let chunks = header.chunks();
+        let table_len = chunks.checked_mul(8).ok_or(Error::Header("chunk table too large"))?;
+        let min_len = (HEADER_LEN as u64).saturating_add(chunks.saturating_mul(8)).saturating_add(table_len + 8);
+        if (data.len() as u64) < min_len {
+            return Err(Error::Header("file too short for its chunk table (truncated?)"));
+        }
+        let end = data.len();
+        if &data[end - 4..] != END_MAGIC {
+            return Err(Error::Header("missing trailer (truncated?)"));
+        }
+        let table = &data[end - 8 - table_len as usize..end - 8];
+        let stored = u32_at(data, end - 8);
+        let computed = crc32(table);
+        if stored != computed {
+            return Err(Error::Crc { what: "chunk table", stored, computed });
+        }
+        let offsets: Vec<u64> = table.chunks_exact(8).map(|b| u64_at(b, 0)).collect();
+        let mut expect = HEADER_LEN as u64;
+        let table_start = (end - 8 - table_len as usize) as u64;
+        for (i, &o) in offsets.iter().enumerate() {
+            if o != expect || o + 8 > table_start {
+                return Err(Error::Header("chunk table does not match the chunks").in_chunk(i as u32));
+            }
+            let len = u64::from(u32_at(data, o as usize));
+            expect = o + 8 + len;
+        }
+        if expect != table_start {
+            return Err(Error::Header("chunks do not end where the table starts"));
+        }
+        Ok(Reader { data, header, offsets })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Payload bytes of chunk `i` (CRC checked).
+    pub fn chunk_payload(&self, i: usize) -> Result<&'a [u8], Error> {
+        let o = *self.offsets.get(i).ok_or(Error::Header("chunk index out of range"))? as usize;
+        let len = u32_at(self.data, o) as usize;
+        let stored = u32_at(self.data, o + 4);
+        let payload = &self.data[o + 8..o + 8 + len];
+        let computed = crc32(payload);
+        if stored != computed {
+            return Err(Error::Crc { what: "chunk", stored, computed }.in_chunk(i as u32));
+        }
+        Ok(payload)
+    }
+
+    /// Decodes chunk `i` into interleaved samples.
+    pub fn decode_chunk(&self, i: usize) -> Result<Vec<i16>, Error> {
+        let payload = self.chunk_payload(i)?;
+        let n = self.header.chunk_len(i as u64) * usize::from(self.header.channels);
+        let mut out = vec![0i16; n];
+        decode_chunk(payload, self.header.channels, &mut out).map_err(|e| e.in_chunk(i as u32))?;
+        Ok(out)
+    }
+
+    /// Number of chunks.
+    pub fn chunks(&self) -> usize {
+        self.offsets.len()
+    }
+}
+
+/// Decodes a whole `.bpk` file.
+pub fn decode(data: &[u8]) -> Result<Audio, Error> {
+    let r = Reader::new(data)?;
+    let h = *r.header();
+    let mut samples = Vec::new();
+    for i in 0..r.chunks() {
+        samples.extend_from_slice(&r.decode_chunk(i)?);
+    }
+    let audio = Audio { sample_rate: h.sample_rate, channels: h.channels, bits: h.bits, samples };
+    if h.bits == 8 && audio.samples.iter().any(|&s| s & 0xff != 0) {
+        return Err(Error::Header("8-bit file decodes to samples with low bits set"));
+    }
+    Ok(audio)
+}

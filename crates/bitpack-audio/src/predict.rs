@@ -1,0 +1,265 @@
+//! One channel of one chunk: constant, classic bit planes, or fixed prediction + Rice codes.
+//!
+//! Block layout (bits, low first): 2-bit method, 4-bit wasted shift `w`, then
+//! - method 0 (constant): 16-bit value;
+//! - method 1 (classic): 2-bit option, then a classic stream of the `n` samples;
+//! - method 2 (fixed prediction): 3-bit order `o` (0..=4), `o` warm-up samples of 16 bits,
+//!   4-bit partition order `po`, then `2^po` partitions of the `n - o` residuals, each a 5-bit
+//!   Rice parameter `k` (0..=30; 31 = escape: 5-bit width `b`, then `b`-bit raw zigzag values)
+//!   followed by its residuals, zigzag mapped, as unary quotient (zeros then a one) and `k` low bits.
+//!
+//! Samples are shifted right by `w` before coding and left by `w` after decoding.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::Error;
+use crate::bits::{BitReader, BitWriter, low_mask};
+use crate::classic::{self, Options};
+
+/// How hard the encoder searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Effort {
+    /// Classic bit planes only, best of the four options per chunk and channel.
+    Classic,
+    /// Fixed order-2 prediction, Rice codes with one parameter per 4 partitions.
+    Fast,
+    /// Every fixed order, every partition order up to 6, and the classic options; the smallest wins.
+    Max,
+}
+
+fn zigzag(r: i64) -> u64 {
+    ((r << 1) ^ (r >> 63)) as u64
+}
+
+fn unzigzag(u: u64) -> i64 {
+    ((u >> 1) as i64) ^ -((u & 1) as i64)
+}
+
+fn residuals(x: &[i32], order: usize, out: &mut Vec<i64>) {
+    out.clear();
+    for i in order..x.len() {
+        let s = i64::from(x[i]);
+        let p = predict(order, |k| i64::from(x[i - k]));
+        out.push(s - p);
+    }
+}
+
+#[inline]
+fn predict(order: usize, at: impl Fn(usize) -> i64) -> i64 {
+    match order {
+        0 => 0,
+        1 => at(1),
+        2 => 2 * at(1) - at(2),
+        3 => 3 * at(1) - 3 * at(2) + at(3),
+        _ => 4 * at(1) - 6 * at(2) + 4 * at(3) - at(4),
+    }
+}
+
+/// Cost in bits and parameter of one Rice partition (31 = escape).
+fn rice_choice(u: &[u64]) -> (u64, u32) {
+    let sum: u64 = u.iter().sum();
+    let max = u.iter().copied().max().unwrap_or(0);
+    let width = 64 - max.leading_zeros();
+    let escape = 5 + 5 + u64::from(width) * u.len() as u64;
+    let mean = if u.is_empty() { 0 } else { sum / u.len() as u64 };
+    let k0 = (64 - mean.leading_zeros()).saturating_sub(1).min(30);
+    let mut best = (escape, 31u32);
+    for k in k0.saturating_sub(1)..=(k0 + 1).min(30) {
+        let c = 5 + u.iter().map(|&v| (v >> k) + 1 + u64::from(k)).sum::<u64>();
+        if c < best.0 {
+            best = (c, k);
+        }
+    }
+    best
+}
+
+fn partitions(m: usize, po: u32) -> impl Iterator<Item = (usize, usize)> {
+    let parts = 1usize << po;
+    let len = m.div_ceil(parts).max(1);
+    (0..parts).map(move |i| ((i * len).min(m), ((i + 1) * len).min(m)))
+}
+
+fn rice_cost(u: &[u64], po: u32) -> u64 {
+    partitions(u.len(), po).map(|(a, b)| rice_choice(&u[a..b]).0).sum()
+}
+
+fn write_rice(w: &mut BitWriter, u: &[u64], po: u32) {
+    w.put(u64::from(po), 4);
+    for (a, b) in partitions(u.len(), po) {
+        let part = &u[a..b];
+        let (_, k) = rice_choice(part);
+        w.put(u64::from(k), 5);
+        if k == 31 {
+            let width = 64 - part.iter().copied().max().unwrap_or(0).leading_zeros();
+            w.put(u64::from(width), 5);
+            for &v in part {
+                w.put(v, width);
+            }
+        } else {
+            for &v in part {
+                w.put_unary(v >> k);
+                w.put(v & low_mask(k), k);
+            }
+        }
+    }
+}
+
+/// Encodes one channel block of `x` (16-bit samples) at `effort`.
+pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Result<(), Error> {
+    let n = x.len();
+    if n > classic::MAX_SAMPLES {
+        return Err(Error::TooLong(n as u64));
+    }
+    if n > 0 && x.iter().all(|&s| s == x[0]) {
+        w.put(0, 2);
+        w.put(0, 4);
+        w.put(u64::from(x[0] as u16), 16);
+        return Ok(());
+    }
+    let or = x.iter().fold(0u16, |a, &s| a | s as u16);
+    let shift = if effort == Effort::Classic || or == 0 { 0 } else { or.trailing_zeros().min(15) };
+    let shifted: Vec<i16> = x.iter().map(|&s| s >> shift).collect();
+    let classic_best = |opts: &[Options]| {
+        opts.iter().map(|&o| (classic::packed_bits(&shifted, o), o)).min().unwrap_or((u64::MAX, Options::RAW))
+    };
+    let (classic_bits, classic_opt) = match effort {
+        Effort::Classic | Effort::Max => classic_best(&Options::ALL),
+        Effort::Fast => (u64::MAX, Options::RAW),
+    };
+    let wide: Vec<i32> = shifted.iter().map(|&s| i32::from(s)).collect();
+    let mut best: Option<(u64, usize, u32, Vec<u64>)> = None;
+    if effort != Effort::Classic && n > 4 {
+        let (orders, pos): (&[usize], &[u32]) = match effort {
+            Effort::Fast => (&[2], &[2]),
+            _ => (&[0, 1, 2, 3, 4], &[0, 1, 2, 3, 4, 5, 6]),
+        };
+        let mut res = Vec::new();
+        for &o in orders {
+            residuals(&wide, o, &mut res);
+            let u: Vec<u64> = res.iter().map(|&r| zigzag(r)).collect();
+            for &po in pos {
+                let c = 3 + 16 * o as u64 + 4 + rice_cost(&u, po);
+                if best.as_ref().is_none_or(|b| c < b.0) {
+                    best = Some((c, o, po, u.clone()));
+                }
+            }
+        }
+    }
+    match best {
+        Some((c, o, po, u)) if c < classic_bits.saturating_add(2) => {
+            w.put(2, 2);
+            w.put(u64::from(shift), 4);
+            w.put(o as u64, 3);
+            for &s in &shifted[..o] {
+                w.put(u64::from(s as u16), 16);
+            }
+            write_rice(w, &u, po);
+        }
+        _ => {
+            w.put(1, 2);
+            w.put(u64::from(shift), 4);
+            w.put(u64::from(classic_opt.flags()), 2);
+            classic::pack_into(&shifted, classic_opt, w)?;
+        }
+    }
+    Ok(())
+}
+
+/// Decodes one channel block into `out`.
+pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(), Error> {
+    let n = out.len();
+    let method = r.take(2)?;
+    let shift = r.take(4)? as u32;
+    match method {
+        0 => {
+            let v = r.take(16)? as u16 as i16;
+            out.fill(v);
+        }
+        1 => {
+            let o = Options::from_flags(r.take(2)? as u8)?;
+            classic::unpack_from(r, o, out)?;
+        }
+        2 => {
+            let order = r.take(3)? as usize;
+            if order > 4 || order > n {
+                return Err(Error::BadCode);
+            }
+            let mut x = vec![0i64; n];
+            for s in &mut x[..order] {
+                *s = i64::from(r.take(16)? as u16 as i16);
+            }
+            let po = r.take(4)? as u32;
+            let m = n - order;
+            let mut i = order;
+            for (a, b) in partitions(m, po) {
+                let k = r.take(5)? as u32;
+                let width = if k == 31 { r.take(5)? as u32 } else { 0 };
+                for _ in a..b {
+                    let u = if k == 31 {
+                        r.take(width)?
+                    } else {
+                        let q = r.unary(1 << 24)?;
+                        (q << k) | r.take(k)?
+                    };
+                    let p = predict(order, |j| x[i - j]);
+                    let s = p + unzigzag(u);
+                    if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
+                        return Err(Error::SampleRange);
+                    }
+                    x[i] = s;
+                    i += 1;
+                }
+            }
+            for (o, &s) in out.iter_mut().zip(&x) {
+                *o = s as i16;
+            }
+        }
+        _ => return Err(Error::BadCode),
+    }
+    if shift > 0 {
+        for s in out.iter_mut() {
+            let v = i32::from(*s) << shift;
+            *s = i16::try_from(v).map_err(|_| Error::SampleRange)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(x: &[i16], e: Effort) -> u64 {
+        let mut w = BitWriter::new();
+        encode_block(x, e, &mut w).unwrap();
+        let (bytes, bits) = w.finish();
+        let mut r = BitReader::new(&bytes, bits).unwrap();
+        let mut out = vec![0i16; x.len()];
+        decode_block(&mut r, &mut out).unwrap();
+        assert_eq!(out, x);
+        bits
+    }
+
+    #[test]
+    fn every_effort_roundtrips_a_ramp_and_8_bit_data() {
+        let ramp: Vec<i16> = (0..3000).map(|i| ((i * 37) % 60000 - 30000) as i16).collect();
+        let eight: Vec<i16> = (0..3000).map(|i| (((i * 7) % 200) as i16 - 100) << 8).collect();
+        for e in [Effort::Classic, Effort::Fast, Effort::Max] {
+            roundtrip(&ramp, e);
+            roundtrip(&eight, e);
+            roundtrip(&[5; 10], e);
+            roundtrip(&[i16::MIN, i16::MAX, i16::MIN], e);
+            roundtrip(&[], e);
+        }
+        // Upscaled 8-bit data: the wasted 8 bits cost nothing.
+        assert!(roundtrip(&eight, Effort::Max) < 3000 * 8);
+    }
+
+    #[test]
+    fn escape_partition_for_full_scale_noise() {
+        let x: Vec<i16> = (0..500u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 16) as i16).collect();
+        roundtrip(&x, Effort::Max);
+        roundtrip(&x, Effort::Fast);
+    }
+}
