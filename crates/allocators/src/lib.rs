@@ -57,6 +57,7 @@ mod poison;
 pub mod pool;
 pub mod stack;
 pub mod sync;
+pub mod trace;
 pub mod tracking;
 
 pub use error::{Error, Result};

@@ -38,6 +38,13 @@ pub(crate) fn is_poisoned(ptr: *const u8) -> bool {
 pub(crate) unsafe fn poison(ptr: *mut u8, len: usize) {
     #[cfg(feature = "sanitize")]
     {
+        // Part of the range may be poisoned already (a neighbour merged into a freed block):
+        // make it writable for the fill.
+        #[cfg(lore_asan)]
+        // SAFETY: ASan only records the range as usable.
+        unsafe {
+            __asan_unpoison_memory_region(ptr, len);
+        }
         // SAFETY: the caller owns the bytes.
         unsafe { core::ptr::write_bytes(ptr, POISON, len) };
         #[cfg(lore_asan)]
