@@ -301,7 +301,7 @@ pub fn encode(audio: &Audio, settings: Settings) -> Result<Vec<u8>, Error> {
     let ch = u64::from(audio.channels.max(1));
     let (mut enc, mut out) =
         Encoder::new(audio.sample_rate, audio.channels, audio.bits, audio.samples.len() as u64 / ch, settings)?;
-    if audio.samples.len() as u64 % ch != 0 {
+    if !(audio.samples.len() as u64).is_multiple_of(ch) {
         return Err(Error::Header("sample count is not a multiple of the channel count"));
     }
     enc.feed(&audio.samples, &mut out)?;

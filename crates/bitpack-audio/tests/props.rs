@@ -97,7 +97,8 @@ fn decoders_never_panic_long_run() {
     let mut rng = rand_pcg::Pcg64::seed_from_u64(8);
     for round in 0..200_000u32 {
         let n = rng.random_range(0..2000usize);
-        let samples: Vec<i16> = (0..n).map(|i| ((i as f32 * 0.03).sin() * 9000.0) as i16 ^ (rng.random::<i16>() & 7)).collect();
+        let samples: Vec<i16> =
+            (0..n).map(|i| ((i as f32 * 0.03).sin() * 9000.0) as i16 ^ (rng.random::<i16>() & 7)).collect();
         let audio = Audio { sample_rate: 8000, channels: 1, bits: 16, samples };
         let e = [Effort::Classic, Effort::Fast, Effort::Max][round as usize % 3];
         let mut file = container::encode(&audio, Settings { effort: e, chunk_frames: 128 }).unwrap();
