@@ -992,6 +992,29 @@ mod tests {
         assert_eq!(heap.stats().used, 32);
     }
 
+    /// With `sanitize`, freed payload bytes hold the poison pattern and (under ASan) are marked
+    /// unaddressable; handing them out again clears the mark.
+    #[cfg(feature = "sanitize")]
+    #[test]
+    fn freed_blocks_are_poisoned() {
+        let mut region = vec![0u8; 4096];
+        let mut heap = Heap::new(&mut region, Policy::GoodFit).unwrap();
+        let a = heap.alloc(l(200, 8)).unwrap();
+        let _guard = heap.alloc(l(16, 8)).unwrap();
+        heap.free(a).unwrap();
+        // SAFETY: the offset lies inside the freed block, past its links.
+        let inside = unsafe { a.as_ptr().add(64) };
+        if cfg!(lore_asan) {
+            assert!(crate::poison::is_poisoned(inside), "ASan knows the block is free");
+        } else {
+            // SAFETY: the region is plain memory owned by this test (no ASan in this build).
+            assert_eq!(unsafe { inside.read() }, crate::POISON);
+        }
+        let b = heap.alloc(l(200, 8)).unwrap();
+        assert_eq!(a, b);
+        assert!(!crate::poison::is_poisoned(inside), "handed out again");
+    }
+
     #[test]
     fn large_alignment() {
         let mut region = vec![0u8; 1 << 14];

@@ -274,14 +274,15 @@ impl Stack {
     #[allow(clippy::mut_from_ref)]
     pub fn alloc<T>(&self, value: T) -> Result<&mut T> {
         if core::mem::needs_drop::<T>() {
+            let (last, chunk) = (self.last.get(), self.current.get());
             let entry = self.alloc_layout(Layout::new::<DropEntry>())?.cast::<DropEntry>();
             let slot = match self.alloc_layout(Layout::new::<T>()) {
                 Ok(slot) => slot.cast::<T>(),
                 Err(e) => {
-                    // Give the record's bytes back: it is the last block but one, so only the
-                    // top moves back to it.
+                    // Give the record's bytes back (only the top moves back to it, alignment
+                    // padding before it stays) and keep the previous block resizable.
                     self.top.set(entry.as_ptr() as usize);
-                    self.last.set(usize::MAX);
+                    self.last.set(if self.current.get() == chunk { last } else { usize::MAX });
                     return Err(e);
                 }
             };
@@ -523,6 +524,19 @@ mod tests {
         assert_eq!(s.resize_last(a, 8), Err(Error::NotLast), "the block below a freed top is not tracked");
         let c = s.alloc_layout(Layout::from_size_align(8, 8).unwrap()).unwrap();
         assert_eq!(s.resize_last(c, 300), Err(Error::OutOfMemory { size: 300, align: 1 }));
+    }
+
+    #[test]
+    fn a_failed_value_keeps_the_last_block_resizable() {
+        struct Big(#[allow(dead_code)] [u64; 4], #[allow(dead_code)] alloc::string::String);
+        let s = Stack::new(64).unwrap();
+        let a = s.alloc_layout(Layout::from_size_align(8, 8).unwrap()).unwrap();
+        // The 32-byte drop record fits, the 56-byte value after it does not.
+        let r = s.alloc(Big([0; 4], alloc::string::String::new()));
+        assert!(matches!(r, Err(Error::OutOfMemory { .. })));
+        assert_eq!(s.used(), 8, "the record's bytes are given back");
+        s.resize_last(a, 16).unwrap();
+        assert_eq!(s.used(), 16);
     }
 
     #[test]
