@@ -176,31 +176,60 @@ fn from_planes(planes: &[u64], nw: usize, out: &mut [u16]) {
     }
 }
 
-/// Calls `f` with each run length of plane `words` (`n` bits), starting with the first bit's run.
+/// Calls `f` with each run length of plane `words` (`n >= 1` bits), starting with the first bit's
+/// run. Runs end at the set bits of the transition mask `w ^ (w << 1)`, found by trailing zeros.
 #[inline]
 fn for_each_run(words: &[u64], n: usize, mut f: impl FnMut(u64)) {
-    let mut pos = 0usize;
-    let mut state = words[0] & 1 != 0;
-    while pos < n {
-        let mut k = pos / 64;
-        let mut next = n;
-        let mut first = true;
-        while k < words.len() {
-            let mut w = if state { !words[k] } else { words[k] };
-            if first {
-                w &= u64::MAX << (pos % 64);
-                first = false;
-            }
-            if w != 0 {
-                next = (k * 64 + w.trailing_zeros() as usize).min(n);
-                break;
-            }
-            k += 1;
+    let mut start = 0usize;
+    let mut carry = words[0] & 1;
+    let last = words.len() - 1;
+    let tail = low_mask(((n - 1) % 64) as u32 + 1);
+    for (k, &w) in words.iter().enumerate() {
+        let mut t = w ^ ((w << 1) | carry);
+        carry = w >> 63;
+        if k == last {
+            t &= tail;
         }
-        f((next - pos) as u64);
-        pos = next;
-        state = !state;
+        while t != 0 {
+            let pos = k * 64 + t.trailing_zeros() as usize;
+            f((pos - start) as u64);
+            start = pos;
+            t &= t - 1;
+        }
     }
+    f((n - start) as u64);
+}
+
+/// The RLE cost of a plane (start bit + gamma codes), or `None` once it passes `limit`.
+#[inline]
+fn rle_cost(words: &[u64], n: usize, limit: u64) -> Option<u64> {
+    let mut cost = 1u64;
+    let mut start = 0usize;
+    let mut carry = words[0] & 1;
+    let last = words.len() - 1;
+    let tail = low_mask(((n - 1) % 64) as u32 + 1);
+    for (k, &w) in words.iter().enumerate() {
+        let mut t = w ^ ((w << 1) | carry);
+        carry = w >> 63;
+        if k == last {
+            t &= tail;
+        }
+        // Every run costs at least one bit: a plane with too many transitions is literal.
+        if cost + u64::from(t.count_ones()) > limit {
+            return None;
+        }
+        while t != 0 {
+            let pos = k * 64 + t.trailing_zeros() as usize;
+            cost += gamma_len((pos - start) as u64);
+            start = pos;
+            t &= t - 1;
+        }
+        if cost > limit {
+            return None;
+        }
+    }
+    cost += gamma_len((n - start) as u64);
+    (cost <= limit).then_some(cost)
 }
 
 /// Packs `samples` with `options`, bit for bit as the reference (and klystron's `bitpack`).
@@ -238,9 +267,7 @@ pub fn pack_into(samples: &[i16], options: Options, w: &mut BitWriter) -> Result
             w.put(first, 2);
             continue;
         }
-        let mut cost = 1u64;
-        for_each_run(words, n, |r| cost += gamma_len(r));
-        if cost <= n as u64 {
+        if rle_cost(words, n, n as u64).is_some() {
             w.put(3, 2);
             w.put(first, 1);
             for_each_run(words, n, |r| w.put_gamma(r as u32));
@@ -276,9 +303,7 @@ pub fn packed_bits(samples: &[i16], options: Options) -> u64 {
         let uniform = words[..nw - 1].iter().all(|&x| x == fill) && (words[nw - 1] ^ fill) & last == 0;
         total += 2;
         if !uniform {
-            let mut cost = 1u64;
-            for_each_run(words, n, |r| cost += gamma_len(r));
-            total += cost.min(n as u64);
+            total += rle_cost(words, n, n as u64).unwrap_or(n as u64);
         }
     }
     total

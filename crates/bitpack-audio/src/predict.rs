@@ -22,7 +22,7 @@ use crate::classic::{self, Options};
 pub enum Effort {
     /// Classic bit planes only, best of the four options per chunk and channel.
     Classic,
-    /// Fixed order-2 prediction, Rice codes with one parameter per 4 partitions.
+    /// Fixed prediction of order 0, 1 or 2 (smallest wins), Rice codes in 4 partitions.
     Fast,
     /// Every fixed order, every partition order up to 6, and the classic options; the smallest wins.
     Max,
@@ -131,7 +131,7 @@ pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Resu
     let mut best: Option<(u64, usize, u32, Vec<u64>)> = None;
     if effort != Effort::Classic && n > 4 {
         let (orders, pos): (&[usize], &[u32]) = match effort {
-            Effort::Fast => (&[2], &[2]),
+            Effort::Fast => (&[0, 1, 2], &[2]),
             _ => (&[0, 1, 2, 3, 4], &[0, 1, 2, 3, 4, 5, 6]),
         };
         let mut res = Vec::new();

@@ -1,0 +1,64 @@
+//! Quick single-core throughput check of the classic codec and the presets on a folder of WAV
+//! files (the criterion bench in `benches/` is the reference; this is for iterating).
+//!
+//! `cargo run --release -p lore-bitpack-audio --example speed -- target/bitpack-corpus/wav`
+
+use std::time::Instant;
+
+use lore_bitpack_audio::classic::{self, Options};
+use lore_bitpack_audio::{Effort, Settings, container, wav};
+
+fn main() {
+    let dir = std::env::args().nth(1).unwrap_or_else(|| "target/bitpack-corpus/wav".into());
+    let mut clips = Vec::new();
+    for e in std::fs::read_dir(&dir).expect("corpus folder") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wav")) {
+            clips.push(wav::read(&std::fs::read(&p).expect("read")).expect("wav"));
+        }
+    }
+    let mono: Vec<Vec<i16>> = clips
+        .iter()
+        .flat_map(|a| {
+            let ch = usize::from(a.channels);
+            (0..ch).map(move |k| a.samples.iter().skip(k).step_by(ch).copied().collect::<Vec<i16>>())
+        })
+        .collect();
+    let bytes: f64 = mono.iter().map(|s| 2.0 * s.len() as f64).sum();
+    let reps = 5;
+    let mb = |t: f64| bytes * reps as f64 / t / 1e6;
+    let t = Instant::now();
+    let mut packed = Vec::new();
+    for _ in 0..reps {
+        packed = mono.iter().map(|s| classic::pack(s, Options::DELTA_GRAY).expect("pack")).collect();
+    }
+    let enc = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    for _ in 0..reps {
+        for (p, s) in packed.iter().zip(&mono) {
+            let back = classic::unpack(&p.bytes, p.bits, s.len(), Options::DELTA_GRAY).expect("unpack");
+            assert_eq!(back.len(), s.len());
+        }
+    }
+    let dec = t.elapsed().as_secs_f64();
+    let size: f64 = packed.iter().map(|p| p.bytes.len() as f64).sum();
+    println!("classic option 3: encode {:.0} MB/s, decode {:.0} MB/s, {size} bytes, {:.1} %", mb(enc), mb(dec), 100.0 * size / bytes);
+    for e in [Effort::Classic, Effort::Fast, Effort::Max] {
+        let s = Settings { effort: e, chunk_frames: 4096 };
+        let t = Instant::now();
+        let mut files = Vec::new();
+        for _ in 0..reps {
+            files = clips.iter().map(|a| container::encode(a, s).expect("encode")).collect();
+        }
+        let enc = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        for _ in 0..reps {
+            for f in &files {
+                container::decode(f).expect("decode");
+            }
+        }
+        let dec = t.elapsed().as_secs_f64();
+        let size: f64 = files.iter().map(|f| f.len() as f64).sum();
+        println!("bpk {e:?}: encode {:.0} MB/s, decode {:.0} MB/s, {size} bytes, {:.1} %", mb(enc), mb(dec), 100.0 * size / bytes);
+    }
+}
