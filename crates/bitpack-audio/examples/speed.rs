@@ -42,7 +42,12 @@ fn main() {
     }
     let dec = t.elapsed().as_secs_f64();
     let size: f64 = packed.iter().map(|p| p.bytes.len() as f64).sum();
-    println!("classic option 3: encode {:.0} MB/s, decode {:.0} MB/s, {size} bytes, {:.1} %", mb(enc), mb(dec), 100.0 * size / bytes);
+    println!(
+        "classic option 3: encode {:.0} MB/s, decode {:.0} MB/s, {size} bytes, {:.1} %",
+        mb(enc),
+        mb(dec),
+        100.0 * size / bytes
+    );
     for e in [Effort::Classic, Effort::Fast, Effort::Max] {
         let s = Settings { effort: e, chunk_frames: 4096 };
         let t = Instant::now();
@@ -59,6 +64,11 @@ fn main() {
         }
         let dec = t.elapsed().as_secs_f64();
         let size: f64 = files.iter().map(|f| f.len() as f64).sum();
-        println!("bpk {e:?}: encode {:.0} MB/s, decode {:.0} MB/s, {size} bytes, {:.1} %", mb(enc), mb(dec), 100.0 * size / bytes);
+        println!(
+            "bpk {e:?}: encode {:.0} MB/s, decode {:.0} MB/s, {size} bytes, {:.1} %",
+            mb(enc),
+            mb(dec),
+            100.0 * size / bytes
+        );
     }
 }

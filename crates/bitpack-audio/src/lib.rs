@@ -7,8 +7,8 @@
 //!   klystron's `bitpack`/`bitunpack`/`bitpack_best`, bit for bit, with word-at-a-time bit I/O and
 //!   64-sample bit-plane transposition. Options and the sample count are kept by the caller.
 //! - [`container`]: the `.bpk` file: a header, chunks (each with its CRC32, each channel coded as a
-//!   constant, as classic bit planes with the best of the four options, or as a fixed-order
-//!   prediction residual with partitioned Rice codes, whichever is smallest for the chosen
+//!   constant, as classic bit planes with the best of the four options, or as a fixed-order or
+//!   LPC prediction residual with partitioned Rice codes, whichever is smallest for the chosen
 //!   [`Effort`]), stereo with the second channel optionally coded against the first, wasted-bits
 //!   detection for upscaled 8-bit data, and a chunk table for seeking.
 //! - [`wav`]: 8- and 16-bit PCM WAV in and out.

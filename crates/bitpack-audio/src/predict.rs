@@ -1,4 +1,4 @@
-//! One channel of one chunk: constant, classic bit planes, or fixed prediction + Rice codes.
+//! One channel of one chunk: constant, classic bit planes, or fixed or LPC prediction + Rice codes.
 //!
 //! Block layout (bits, low first): 2-bit method, 4-bit wasted shift `w`, then
 //! - method 0 (constant): 16-bit value;
@@ -6,7 +6,10 @@
 //! - method 2 (fixed prediction): 3-bit order `o` (0..=4), `o` warm-up samples of 16 bits,
 //!   4-bit partition order `po`, then `2^po` partitions of the `n - o` residuals, each a 5-bit
 //!   Rice parameter `k` (0..=30; 31 = escape: 5-bit width `b`, then `b`-bit raw zigzag values)
-//!   followed by its residuals, zigzag mapped, as unary quotient (zeros then a one) and `k` low bits.
+//!   followed by its residuals, zigzag mapped, as unary quotient (zeros then a one) and `k` low bits;
+//! - method 3 (LPC): 4-bit order `p` (1..=12), 4-bit coefficient precision minus one `c`, 5-bit
+//!   shift `s`, `p` coefficients of `c + 1` bits (two's complement), `p` warm-up samples of 16 bits,
+//!   then the residuals as in method 2; the prediction is `sum(q[j] * x[i-1-j]) >> s`.
 //!
 //! Samples are shifted right by `w` before coding and left by `w` after decoding.
 
@@ -24,7 +27,8 @@ pub enum Effort {
     Classic,
     /// Fixed prediction of order 0, 1 or 2 (smallest wins), Rice codes in 4 partitions.
     Fast,
-    /// Every fixed order, every partition order up to 6, and the classic options; the smallest wins.
+    /// Every fixed order, LPC of orders 1..=12 (Welch window, Levinson-Durbin, 15-bit
+    /// coefficients), partition orders up to 6, and the classic options; the smallest wins.
     Max,
 }
 
@@ -54,6 +58,95 @@ fn predict(order: usize, at: impl Fn(usize) -> i64) -> i64 {
         3 => 3 * at(1) - 3 * at(2) + at(3),
         _ => 4 * at(1) - 6 * at(2) + 4 * at(3) - at(4),
     }
+}
+
+/// The predictor of a method 2 or 3 block.
+enum Predictor {
+    /// Fixed polynomial of this order (0..=4).
+    Fixed(usize),
+    /// Quantized LPC coefficients and their right shift.
+    Lpc(Vec<i32>, u32),
+}
+
+/// Largest LPC order (method 3).
+const MAX_LPC: usize = 12;
+/// Coefficient precision in bits, sign included.
+const LPC_PREC: u32 = 15;
+
+/// Quantized LPC coefficients (`pred = sum(q[j] * x[i-1-j]) >> shift`) for orders 1..=`max`.
+fn lpc_candidates(x: &[i32], max: usize) -> Vec<(Vec<i32>, u32)> {
+    let n = x.len();
+    if n <= max + 1 {
+        return Vec::new();
+    }
+    // Welch window, autocorrelation, Levinson-Durbin recursion.
+    let half = (n as f64 - 1.0) / 2.0;
+    let w: Vec<f64> =
+        x.iter().enumerate().map(|(i, &v)| f64::from(v) * (1.0 - ((i as f64 - half) / (half + 1.0)).powi(2))).collect();
+    let autoc: Vec<f64> = (0..=max).map(|l| w[l..].iter().zip(&w).map(|(a, b)| a * b).sum()).collect();
+    let mut err = autoc[0];
+    if err <= 0.0 {
+        return Vec::new();
+    }
+    let mut lpc = vec![0.0f64; max];
+    let mut out = Vec::new();
+    for i in 0..max {
+        let mut r = -autoc[i + 1];
+        for j in 0..i {
+            r -= lpc[j] * autoc[i - j];
+        }
+        r /= err;
+        lpc[i] = r;
+        let mut j = 0;
+        while j < i / 2 {
+            let t = lpc[j];
+            lpc[j] += r * lpc[i - 1 - j];
+            lpc[i - 1 - j] += r * t;
+            j += 1;
+        }
+        if i % 2 == 1 {
+            lpc[j] += lpc[j] * r;
+        }
+        err *= 1.0 - r * r;
+        let c: Vec<f64> = lpc[..=i].iter().map(|&v| -v).collect();
+        if let Some(q) = quantize(&c) {
+            out.push(q);
+        }
+        if err <= 0.0 {
+            break;
+        }
+    }
+    out
+}
+
+fn quantize(c: &[f64]) -> Option<(Vec<i32>, u32)> {
+    let cmax = c.iter().fold(0.0f64, |m, &v| m.max(v.abs()));
+    if !cmax.is_finite() || cmax <= 0.0 {
+        return None;
+    }
+    let qmax = f64::from((1i32 << (LPC_PREC - 1)) - 1);
+    let shift = (qmax / cmax).log2().floor().clamp(0.0, 20.0) as u32;
+    let scale = f64::from(1u32 << shift);
+    let mut carry = 0.0;
+    let q = c
+        .iter()
+        .map(|&v| {
+            let t = v * scale + carry;
+            let r = t.round().clamp(-qmax - 1.0, qmax);
+            carry = t - r;
+            r as i32
+        })
+        .collect();
+    Some((q, shift))
+}
+
+#[inline]
+fn lpc_predict(q: &[i32], shift: u32, at: impl Fn(usize) -> i64) -> i64 {
+    let mut sum = 0i64;
+    for (j, &c) in q.iter().enumerate() {
+        sum += i64::from(c) * at(j + 1);
+    }
+    sum >> shift
 }
 
 /// Cost in bits and parameter of one Rice partition (31 = escape).
@@ -128,7 +221,8 @@ pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Resu
         Effort::Fast => (u64::MAX, Options::RAW),
     };
     let wide: Vec<i32> = shifted.iter().map(|&s| i32::from(s)).collect();
-    let mut best: Option<(u64, usize, u32, Vec<u64>)> = None;
+    // (cost, predictor, partition order, zigzag residuals)
+    let mut best: Option<(u64, Predictor, u32, Vec<u64>)> = None;
     if effort != Effort::Classic && n > 4 {
         let (orders, pos): (&[usize], &[u32]) = match effort {
             Effort::Fast => (&[0, 1, 2], &[2]),
@@ -141,17 +235,45 @@ pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Resu
             for &po in pos {
                 let c = 3 + 16 * o as u64 + 4 + rice_cost(&u, po);
                 if best.as_ref().is_none_or(|b| c < b.0) {
-                    best = Some((c, o, po, u.clone()));
+                    best = Some((c, Predictor::Fixed(o), po, u.clone()));
+                }
+            }
+        }
+        if effort == Effort::Max {
+            for (q, qs) in lpc_candidates(&wide, MAX_LPC.min(n - 1)) {
+                let p = q.len();
+                let u: Vec<u64> = (p..n)
+                    .map(|i| zigzag(i64::from(wide[i]) - lpc_predict(&q, qs, |j| i64::from(wide[i - j]))))
+                    .collect();
+                for &po in pos {
+                    let c = 13 + (u64::from(LPC_PREC) + 16) * p as u64 + 4 + rice_cost(&u, po);
+                    if best.as_ref().is_none_or(|b| c < b.0) {
+                        best = Some((c, Predictor::Lpc(q.clone(), qs), po, u.clone()));
+                    }
                 }
             }
         }
     }
     match best {
-        Some((c, o, po, u)) if c < classic_bits.saturating_add(2) => {
+        Some((c, Predictor::Fixed(o), po, u)) if c < classic_bits.saturating_add(2) => {
             w.put(2, 2);
             w.put(u64::from(shift), 4);
             w.put(o as u64, 3);
             for &s in &shifted[..o] {
+                w.put(u64::from(s as u16), 16);
+            }
+            write_rice(w, &u, po);
+        }
+        Some((c, Predictor::Lpc(q, qs), po, u)) if c < classic_bits.saturating_add(2) => {
+            w.put(3, 2);
+            w.put(u64::from(shift), 4);
+            w.put(q.len() as u64, 4);
+            w.put(u64::from(LPC_PREC - 1), 4);
+            w.put(u64::from(qs), 5);
+            for &c in &q {
+                w.put(u64::from(c as u32) & low_mask(LPC_PREC), LPC_PREC);
+            }
+            for &s in &shifted[..q.len()] {
                 w.put(u64::from(s as u16), 16);
             }
             write_rice(w, &u, po);
@@ -180,9 +302,29 @@ pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(),
             let o = Options::from_flags(r.take(2)? as u8)?;
             classic::unpack_from(r, o, out)?;
         }
-        2 => {
-            let order = r.take(3)? as usize;
-            if order > 4 || order > n {
+        _ => {
+            let (order, lpc) = if method == 2 {
+                let order = r.take(3)? as usize;
+                if order > 4 {
+                    return Err(Error::BadCode);
+                }
+                (order, None)
+            } else {
+                let order = r.take(4)? as usize;
+                let prec = r.take(4)? as u32 + 1;
+                let qs = r.take(5)? as u32;
+                if order == 0 || order > MAX_LPC {
+                    return Err(Error::BadCode);
+                }
+                let mut q = Vec::with_capacity(order);
+                for _ in 0..order {
+                    let v = r.take(prec)?;
+                    // Sign-extend `prec` bits.
+                    q.push(((v << (64 - prec)) as i64 >> (64 - prec)) as i32);
+                }
+                (order, Some((q, qs)))
+            };
+            if order > n {
                 return Err(Error::BadCode);
             }
             let mut x = vec![0i64; n];
@@ -202,7 +344,10 @@ pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(),
                         let q = r.unary(1 << 24)?;
                         (q << k) | r.take(k)?
                     };
-                    let p = predict(order, |j| x[i - j]);
+                    let p = match &lpc {
+                        None => predict(order, |j| x[i - j]),
+                        Some((q, qs)) => lpc_predict(q, *qs, |j| x[i - j]),
+                    };
                     let s = p + unzigzag(u);
                     if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
                         return Err(Error::SampleRange);
@@ -215,7 +360,6 @@ pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(),
                 *o = s as i16;
             }
         }
-        _ => return Err(Error::BadCode),
     }
     if shift > 0 {
         for s in out.iter_mut() {
@@ -254,6 +398,18 @@ mod tests {
         }
         // Upscaled 8-bit data: the wasted 8 bits cost nothing.
         assert!(roundtrip(&eight, Effort::Max) < 3000 * 8);
+    }
+
+    #[test]
+    fn max_picks_lpc_for_a_complex_wave_and_it_roundtrips() {
+        let x: Vec<i16> =
+            (0..4096).map(|i| ((i as f64 * 0.031).sin() * 9000.0 + (i as f64 * 0.173).sin() * 4000.0) as i16).collect();
+        let mut w = BitWriter::new();
+        encode_block(&x, Effort::Max, &mut w).unwrap();
+        let (bytes, bits) = w.finish();
+        assert_eq!(bytes[0] & 3, 3, "method 3 (LPC)");
+        assert!(bits < roundtrip(&x, Effort::Fast));
+        roundtrip(&x, Effort::Max);
     }
 
     #[test]
