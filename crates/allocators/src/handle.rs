@@ -8,6 +8,7 @@
 //! only way a stale handle can match again.
 
 use alloc::vec::Vec;
+use core::mem::ManuallyDrop;
 use core::num::NonZeroU32;
 
 use crate::error::{Error, Result};
@@ -61,16 +62,30 @@ impl Handle {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Entry<T> {
-    Occupied(T),
-    Vacant { next_free: u32 },
+/// A slot's contents: the value while the generation is odd, the next free slot while it is
+/// even. A union (not an enum) keeps a slot of `u64` at 16 bytes, as slotmap does.
+union Contents<T> {
+    value: ManuallyDrop<T>,
+    next_free: u32,
 }
 
-#[derive(Clone, Debug)]
 struct Slot<T> {
+    /// Odd: occupied (`contents.value` is initialised). Even: vacant.
     generation: u32,
-    entry: Entry<T>,
+    contents: Contents<T>,
+}
+
+impl<T> Slot<T> {
+    #[inline]
+    fn occupied(&self) -> bool {
+        self.generation % 2 == 1
+    }
+
+    #[inline]
+    fn value(&self) -> Option<&T> {
+        // SAFETY: an odd generation means the value is initialised (the type's invariant).
+        self.occupied().then(|| unsafe { &*self.contents.value })
+    }
 }
 
 const NO_FREE: u32 = u32::MAX;
@@ -91,11 +106,47 @@ const NO_FREE: u32 = u32::MAX;
 /// assert_eq!(enemies.remove(orc), Err(Error::StaleHandle));
 /// assert_eq!(enemies.get(bat), Some(&"bat"));
 /// ```
-#[derive(Clone, Debug)]
 pub struct HandleArray<T> {
     slots: Vec<Slot<T>>,
     free_head: u32,
     len: usize,
+}
+
+impl<T: core::fmt::Debug> core::fmt::Debug for HandleArray<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Clone> Clone for HandleArray<T> {
+    fn clone(&self) -> Self {
+        let slots = self
+            .slots
+            .iter()
+            .map(|s| Slot {
+                generation: s.generation,
+                contents: match s.value() {
+                    Some(v) => Contents { value: ManuallyDrop::new(v.clone()) },
+                    // SAFETY: an even generation means `next_free` is the initialised field.
+                    None => Contents { next_free: unsafe { s.contents.next_free } },
+                },
+            })
+            .collect();
+        Self { slots, free_head: self.free_head, len: self.len }
+    }
+}
+
+impl<T> Drop for HandleArray<T> {
+    fn drop(&mut self) {
+        if core::mem::needs_drop::<T>() {
+            for s in &mut self.slots {
+                if s.occupied() {
+                    // SAFETY: occupied slots hold an initialised value, dropped once here.
+                    unsafe { ManuallyDrop::drop(&mut s.contents.value) };
+                }
+            }
+        }
+    }
 }
 
 impl<T> Default for HandleArray<T> {
@@ -134,22 +185,22 @@ impl<T> HandleArray<T> {
     /// # Panics
     /// If the array would hold more than `u32::MAX - 1` slots.
     pub fn insert(&mut self, value: T) -> Handle {
-        self.len += 1;
         if self.free_head != NO_FREE {
             let index = self.free_head;
             let slot = &mut self.slots[index as usize];
-            if let Entry::Vacant { next_free } = slot.entry {
-                self.free_head = next_free;
-            }
+            // SAFETY: slots on the free list are vacant, so `next_free` is initialised.
+            self.free_head = unsafe { slot.contents.next_free };
+            slot.contents = Contents { value: ManuallyDrop::new(value) };
             slot.generation = slot.generation.wrapping_add(1);
-            slot.entry = Entry::Occupied(value);
+            self.len += 1;
             return Handle {
                 index,
                 generation: NonZeroU32::new(slot.generation).expect("odd generations are non-zero"),
             };
         }
         let index = u32::try_from(self.slots.len()).ok().filter(|&i| i < NO_FREE).expect("handle array is full");
-        self.slots.push(Slot { generation: 1, entry: Entry::Occupied(value) });
+        self.slots.push(Slot { generation: 1, contents: Contents { value: ManuallyDrop::new(value) } });
+        self.len += 1;
         Handle { index, generation: NonZeroU32::MIN }
     }
 
@@ -158,7 +209,8 @@ impl<T> HandleArray<T> {
     #[must_use]
     pub fn get(&self, handle: Handle) -> Option<&T> {
         match self.slots.get(handle.index as usize) {
-            Some(Slot { generation, entry: Entry::Occupied(v) }) if *generation == handle.generation.get() => Some(v),
+            // SAFETY: handles carry odd generations, so a match means the slot is occupied.
+            Some(s) if s.generation == handle.generation.get() => Some(unsafe { &*s.contents.value }),
             _ => None,
         }
     }
@@ -167,7 +219,8 @@ impl<T> HandleArray<T> {
     #[inline]
     pub fn get_mut(&mut self, handle: Handle) -> Option<&mut T> {
         match self.slots.get_mut(handle.index as usize) {
-            Some(Slot { generation, entry: Entry::Occupied(v) }) if *generation == handle.generation.get() => Some(v),
+            // SAFETY: as in `get`.
+            Some(s) if s.generation == handle.generation.get() => Some(unsafe { &mut *s.contents.value }),
             _ => None,
         }
     }
@@ -184,35 +237,32 @@ impl<T> HandleArray<T> {
     /// [`Error::StaleHandle`] if the value was removed already (or never existed here).
     pub fn remove(&mut self, handle: Handle) -> Result<T> {
         let slot = self.slots.get_mut(handle.index as usize).ok_or(Error::StaleHandle)?;
-        if slot.generation != handle.generation.get() || matches!(slot.entry, Entry::Vacant { .. }) {
+        if slot.generation != handle.generation.get() {
             return Err(Error::StaleHandle);
         }
+        // SAFETY: the generation matched an odd handle generation: the value is initialised; it
+        // is moved out once and the slot marked vacant right after.
+        let value = unsafe { ManuallyDrop::take(&mut slot.contents.value) };
+        slot.contents = Contents { next_free: self.free_head };
         slot.generation = slot.generation.wrapping_add(1);
-        let old = core::mem::replace(&mut slot.entry, Entry::Vacant { next_free: self.free_head });
         self.free_head = handle.index;
         self.len -= 1;
-        match old {
-            Entry::Occupied(v) => Ok(v),
-            Entry::Vacant { .. } => unreachable!("checked occupied above"),
-        }
+        Ok(value)
     }
 
     /// Every live value with its handle, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (Handle, &T)> + '_ {
-        self.slots.iter().enumerate().filter_map(|(i, s)| match &s.entry {
-            Entry::Occupied(v) => Some((
-                Handle { index: i as u32, generation: NonZeroU32::new(s.generation).expect("occupied is odd") },
-                v,
-            )),
-            Entry::Vacant { .. } => None,
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            let v = s.value()?;
+            Some((Handle { index: i as u32, generation: NonZeroU32::new(s.generation).expect("occupied is odd") }, v))
         })
     }
 
     /// Every live value, mutably, in slot order.
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
-        self.slots.iter_mut().filter_map(|s| match &mut s.entry {
-            Entry::Occupied(v) => Some(v),
-            Entry::Vacant { .. } => None,
+        self.slots.iter_mut().filter_map(|s| {
+            // SAFETY: an odd generation means the value is initialised.
+            s.occupied().then(|| unsafe { &mut *s.contents.value })
         })
     }
 }
@@ -376,6 +426,26 @@ mod tests {
         assert_eq!(Handle::from_bits(h2.to_bits()), Some(h2));
         assert_eq!(Handle::from_bits(2 << 32), None);
         assert_eq!(format!("{h2:?}"), "0v3");
+    }
+
+    #[test]
+    fn values_are_dropped_once_and_cloned_deeply() {
+        use alloc::rc::Rc;
+        let token = Rc::new(());
+        let mut a = HandleArray::new();
+        let hs: Vec<_> = (0..6).map(|_| a.insert(Rc::clone(&token))).collect();
+        drop(a.remove(hs[1]).unwrap());
+        drop(a.remove(hs[4]).unwrap());
+        assert_eq!(Rc::strong_count(&token), 5);
+        let b = a.clone();
+        assert_eq!(Rc::strong_count(&token), 9);
+        let h = a.insert(Rc::clone(&token));
+        assert_eq!(h.index(), hs[4].index(), "free slots are reused, last freed first");
+        assert_eq!(b.get(h), None, "the clone has its own free list");
+        drop(a);
+        assert_eq!(Rc::strong_count(&token), 5);
+        drop(b);
+        assert_eq!(Rc::strong_count(&token), 1);
     }
 
     #[test]
