@@ -177,6 +177,7 @@ impl<'a> BitReader<'a> {
     }
 
     /// Reads a unary code: zeros up to a one; returns the count of zeros.
+    #[inline]
     pub fn unary(&mut self, limit: u64) -> Result<u64, Error> {
         let mut q = 0u64;
         loop {

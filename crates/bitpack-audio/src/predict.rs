@@ -288,6 +288,38 @@ pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Resu
     Ok(())
 }
 
+/// Reads the Rice-coded residuals after `order` warm-up samples and rebuilds `x` with `pred`.
+#[inline]
+fn residual_loop(
+    r: &mut BitReader<'_>,
+    x: &mut [i64],
+    order: usize,
+    po: u32,
+    pred: impl Fn(&[i64], usize) -> i64,
+) -> Result<(), Error> {
+    let m = x.len() - order;
+    let mut i = order;
+    for (a, b) in partitions(m, po) {
+        let k = r.take(5)? as u32;
+        let width = if k == 31 { r.take(5)? as u32 } else { 0 };
+        for _ in a..b {
+            let u = if k == 31 {
+                r.take(width)?
+            } else {
+                let q = r.unary(1 << 24)?;
+                (q << k) | r.take(k)?
+            };
+            let s = pred(x, i) + unzigzag(u);
+            if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
+                return Err(Error::SampleRange);
+            }
+            x[i] = s;
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
 /// Decodes one channel block into `out`.
 pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(), Error> {
     let n = out.len();
@@ -332,28 +364,14 @@ pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(),
                 *s = i64::from(r.take(16)? as u16 as i16);
             }
             let po = r.take(4)? as u32;
-            let m = n - order;
-            let mut i = order;
-            for (a, b) in partitions(m, po) {
-                let k = r.take(5)? as u32;
-                let width = if k == 31 { r.take(5)? as u32 } else { 0 };
-                for _ in a..b {
-                    let u = if k == 31 {
-                        r.take(width)?
-                    } else {
-                        let q = r.unary(1 << 24)?;
-                        (q << k) | r.take(k)?
-                    };
-                    let p = match &lpc {
-                        None => predict(order, |j| x[i - j]),
-                        Some((q, qs)) => lpc_predict(q, *qs, |j| x[i - j]),
-                    };
-                    let s = p + unzigzag(u);
-                    if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
-                        return Err(Error::SampleRange);
-                    }
-                    x[i] = s;
-                    i += 1;
+            match (&lpc, order) {
+                (Some((q, qs)), _) => residual_loop(r, &mut x, order, po, |x, i| lpc_predict(q, *qs, |j| x[i - j]))?,
+                (None, 0) => residual_loop(r, &mut x, 0, po, |_, _| 0)?,
+                (None, 1) => residual_loop(r, &mut x, 1, po, |x, i| x[i - 1])?,
+                (None, 2) => residual_loop(r, &mut x, 2, po, |x, i| 2 * x[i - 1] - x[i - 2])?,
+                (None, 3) => residual_loop(r, &mut x, 3, po, |x, i| 3 * x[i - 1] - 3 * x[i - 2] + x[i - 3])?,
+                (None, _) => {
+                    residual_loop(r, &mut x, 4, po, |x, i| 4 * x[i - 1] - 6 * x[i - 2] + 4 * x[i - 3] - x[i - 4])?
                 }
             }
             for (o, &s) in out.iter_mut().zip(&x) {
