@@ -1,0 +1,42 @@
+//! The crate's error type.
+
+/// Everything a caller can get wrong, and what the GPU can refuse.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum Error {
+    /// A sprite side is zero or above [`MAX_SPRITE_SIDE`](crate::MAX_SPRITE_SIDE).
+    #[error("sprite size {width}x{height} is invalid (each side must be 1..={max})")]
+    BadSize {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+        /// The largest side accepted.
+        max: u32,
+    },
+    /// The pixel buffer does not hold the expected number of bytes.
+    #[error("sprite data has {got} bytes, expected {expected}")]
+    BadLength {
+        /// Bytes given.
+        got: usize,
+        /// Bytes needed.
+        expected: usize,
+    },
+    /// The alpha threshold is 0, which would make fully transparent texels solid.
+    #[error("alpha threshold must be 1..=255 (0 would make transparent texels solid)")]
+    ZeroThreshold,
+    /// A pose holds a NaN or infinite number, a scale too small or too large, or a position too
+    /// far out for the fixed-point arithmetic.
+    #[error("invalid pose: {0}")]
+    BadPose(&'static str),
+    /// An id given to a [`QueryBatch`](crate::QueryBatch) does not belong to it.
+    #[error("unknown {kind} id {id} in this batch")]
+    UnknownId {
+        /// "sprite", "object" or "group".
+        kind: &'static str,
+        /// The id.
+        id: usize,
+    },
+    /// The device could not map the results buffer.
+    #[error("reading the query results back failed: {0}")]
+    ReadBack(String),
+}

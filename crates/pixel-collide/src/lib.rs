@@ -1,0 +1,83 @@
+//! Pixel-perfect collision for 2D sprites, on the GPU with stencil + occlusion queries and on
+//! the CPU with word-parallel bitmasks, both giving the same answers.
+//!
+//! # The method
+//!
+//! A [`Sprite`] is an alpha channel and a threshold: texels with alpha `>= threshold` are
+//! solid. A [`Pose`] (sub-pixel position, rotation, scale) places it in *collision space*, a
+//! y-down pixel grid. A pose becomes a [`Placement`]: pixel bounds plus a 16.16 fixed-point map
+//! from each pixel's centre back to a texel. The CPU twin ([`Mask`]) and the GPU fragment
+//! shader evaluate that same integer map, so they agree on every pixel by construction rather
+//! than by trusting a driver's rasterization rules.
+//!
+//! On the GPU ([`GpuCollider`]), a [`QueryBatch`] holds objects, groups and queries. For each
+//! query the objects of one side are written into the stencil buffer (compare `Always`,
+//! `Replace k`), the other object is drawn with `Equal k` inside an occlusion query, the
+//! scissor set to the overlap of the bounding rectangles; any passed sample means overlap.
+//! Pairs whose rectangles do not meet never reach the GPU. A group (e.g. every enemy) shares one
+//! stencil, so one query answers "does the player touch anything". The batch is one submission
+//! and one read-back; wait for it the same frame or pick it up the next
+//! ([`Pending::try_take`]). wgpu only promises zero / non-zero for occlusion queries, so the
+//! contract is `overlaps: bool`; exact pixel counts come from a compute pass
+//! ([`QueryBatch::area`]), which also confirms hits on the GL backend.
+//!
+//! [`shapes`] turns a mask into greedy rectangles or outline loops for a broadphase or a
+//! polygon collider.
+//!
+//! # Example (CPU twin)
+//!
+//! ```
+//! use lore_pixel_collide::{Mask, Pose, Sprite, glam::Vec2};
+//!
+//! // A 16×16 ring: solid between radius 5 and 8.
+//! let ring = Sprite::from_fn(16, 16, |x, y| {
+//!     let d = Vec2::new(x as f32 - 7.5, y as f32 - 7.5).length();
+//!     (5.0..8.0).contains(&d)
+//! })?;
+//! let dot = Sprite::from_fn(2, 2, |_, _| true)?;
+//! let ring_mask = Mask::rasterize(&ring, Pose::at(Vec2::new(50.0, 50.0)))?;
+//! // A dot in the hole does not touch the ring; on the rim it does.
+//! let inside = Mask::rasterize(&dot, Pose::at(Vec2::new(50.0, 50.0)))?;
+//! let on_rim = Mask::rasterize(&dot, Pose::at(Vec2::new(56.5, 50.0)).rotated(0.3))?;
+//! assert!(!ring_mask.overlaps(&inside));
+//! assert!(ring_mask.overlaps(&on_rim));
+//! assert!(ring_mask.overlap_area(&on_rim) > 0);
+//! # Ok::<(), lore_pixel_collide::Error>(())
+//! ```
+//!
+//! The GPU path takes the caller's `wgpu::Device` and `wgpu::Queue`:
+//!
+//! ```no_run
+//! # fn f(device: &wgpu::Device, queue: &wgpu::Queue, player: &lore_pixel_collide::Sprite,
+//! #      rock: &lore_pixel_collide::Sprite) -> Result<(), lore_pixel_collide::Error> {
+//! use lore_pixel_collide::{GpuCollider, Pose, QueryBatch, glam::Vec2};
+//! let collider = GpuCollider::new(device);
+//! let mut batch = QueryBatch::new();
+//! let (ps, rs) = (batch.add_sprite(player), batch.add_sprite(rock));
+//! let me = batch.add_object(ps, Pose::at(Vec2::new(100.0, 100.0)))?;
+//! let rocks: Vec<_> = (0..10)
+//!     .map(|i| batch.add_object(rs, Pose::at(Vec2::new(40.0 * i as f32, 110.0)).rotated(0.1 * i as f32)))
+//!     .collect::<Result<_, _>>()?;
+//! let all_rocks = batch.add_group(&rocks)?;
+//! let hit_any = batch.group(me, all_rocks)?;
+//! let exact = batch.area(me, rocks[2])?;
+//! let results = collider.run(device, queue, &batch)?;
+//! println!("hit: {}, area with rock 2: {:?}", results.overlaps(hit_any), results.area(exact));
+//! # Ok(()) }
+//! ```
+
+#![deny(missing_docs)]
+
+mod error;
+mod gpu;
+mod mask;
+pub mod shapes;
+mod sprite;
+
+pub use error::Error;
+pub use glam;
+pub use gpu::{GpuCollider, GpuOptions, Id, Pending, QueryBatch, Recorded, Results};
+pub use mask::{Mask, overlap_area, overlaps};
+pub use sprite::{
+    FIXED_BITS, MAX_EXTENT, MAX_POSITION, MAX_SCALE, MAX_SPRITE_SIDE, MIN_SCALE, PixelRect, Placement, Pose, Sprite,
+};

@@ -1,0 +1,195 @@
+//! The GPU path against the CPU twin, on whatever adapter `Gpu::headless` finds (lavapipe on a
+//! machine without a GPU: Debian's `mesa-vulkan-drivers`; without an adapter these tests fail
+//! with a message naming that package).
+
+use std::sync::OnceLock;
+
+use lore_pixel_collide::glam::Vec2;
+use lore_pixel_collide::{GpuCollider, GpuOptions, Mask, Pose, QueryBatch, Sprite};
+use lore_render::gpu::Gpu;
+use proptest::prelude::*;
+
+fn gpu() -> &'static Gpu {
+    static GPU: OnceLock<Gpu> = OnceLock::new();
+    GPU.get_or_init(|| Gpu::headless().expect("a graphics adapter (install mesa-vulkan-drivers)"))
+}
+
+/// An irregular blob with holes: solid inside a wobbly radius, minus a few circles.
+fn blob(w: u32, h: u32, seed: u32) -> Sprite {
+    let k = (seed % 7) as f32 + 2.0;
+    let ph = (seed % 13) as f32;
+    Sprite::from_fn(w, h, |x, y| {
+        let p = Vec2::new((x as f32 + 0.5) / w as f32 - 0.5, (y as f32 + 0.5) / h as f32 - 0.5) * 2.0;
+        let r = 0.75 + 0.2 * (k * p.y.atan2(p.x) + ph).sin();
+        let hole = (p - Vec2::new(0.25, -0.2)).length() < 0.18 || (x * 7 + y * 3 + seed).is_multiple_of(11);
+        p.length() < r && !hole
+    })
+    .unwrap()
+}
+
+fn collider(target: u32) -> GpuCollider {
+    GpuCollider::with_options(&gpu().device, GpuOptions { target_size: target, confirm_hits: false })
+}
+
+fn mask(s: &Sprite, p: Pose) -> Mask {
+    Mask::rasterize(s, p).unwrap()
+}
+
+#[test]
+fn hand_made_cases() {
+    let g = gpu();
+    let c = collider(64);
+    let square = Sprite::from_fn(8, 8, |_, _| true).unwrap();
+    let clear = Sprite::from_alpha(8, 8, vec![10; 64], 128).unwrap();
+    let big = Sprite::from_fn(200, 150, |x, y| (x / 10 + y / 10) % 2 == 0).unwrap();
+    let mut b = QueryBatch::new();
+    let (sq, cl, bg) = (b.add_sprite(&square), b.add_sprite(&clear), b.add_sprite(&big));
+    let a = b.add_object(sq, Pose::top_left(0, 0, 8, 8)).unwrap();
+    let touching = b.add_object(sq, Pose::top_left(8, 0, 8, 8)).unwrap();
+    let corner = b.add_object(sq, Pose::top_left(7, 7, 8, 8)).unwrap();
+    let ghost = b.add_object(cl, Pose::top_left(2, 2, 8, 8)).unwrap();
+    let far = b.add_object(sq, Pose::top_left(-100_000, 500_000, 8, 8)).unwrap();
+    let far2 = b.add_object(sq, Pose::top_left(-99_996, 500_004, 8, 8)).unwrap();
+    // Larger than the 64-pixel target: the overlap is split into slots.
+    let huge = b.add_object(bg, Pose::top_left(-30, -20, 200, 150)).unwrap();
+    let huge2 = b.add_object(bg, Pose::top_left(-20, -20, 200, 150)).unwrap();
+    let q = [
+        b.pair(a, touching).unwrap(),
+        b.pair(a, corner).unwrap(),
+        b.pair(a, ghost).unwrap(),
+        b.pair(far, far2).unwrap(),
+        b.pair(huge, huge2).unwrap(),
+        b.area(a, corner).unwrap(),
+        b.area(far, far2).unwrap(),
+        b.area(huge, huge2).unwrap(),
+        b.area(a, touching).unwrap(),
+    ];
+    let r = c.run(&g.device, &g.queue, &b).unwrap();
+    let got: Vec<bool> = q.iter().map(|&q| r.overlaps(q)).collect();
+    // Squares shifted by 10 on a checkerboard of 10-pixel cells: every solid cell meets a clear one.
+    assert_eq!(got, [false, true, false, true, false, true, true, false, false]);
+    assert_eq!(r.area(q[5]), Some(1));
+    assert_eq!(r.area(q[6]), Some(16));
+    assert_eq!(r.area(q[7]), Some(0));
+    assert_eq!(r.area(q[1]), None);
+    // The big pair shifted by 5 does overlap, and the CPU twin agrees on the area.
+    let mut b2 = QueryBatch::new();
+    let bg = b2.add_sprite(&big);
+    let h1 = b2.add_object(bg, Pose::top_left(-30, -20, 200, 150)).unwrap();
+    let h2 = b2.add_object(bg, Pose::top_left(-25, -20, 200, 150)).unwrap();
+    let (p, ar) = (b2.pair(h1, h2).unwrap(), b2.area(h1, h2).unwrap());
+    let r2 = c.run(&g.device, &g.queue, &b2).unwrap();
+    let cpu =
+        mask(&big, Pose::top_left(-30, -20, 200, 150)).overlap_area(&mask(&big, Pose::top_left(-25, -20, 200, 150)));
+    assert!(cpu > 0);
+    assert!(r2.overlaps(p));
+    assert_eq!(r2.area(ar), Some(cpu));
+}
+
+#[test]
+fn empty_batch_and_prefiltered_queries_need_no_gpu_work() {
+    let g = gpu();
+    let c = collider(128);
+    let r = c.run(&g.device, &g.queue, &QueryBatch::new()).unwrap();
+    assert!(r.is_empty());
+    let mut b = QueryBatch::new();
+    let s = b.add_sprite(&blob(16, 16, 1));
+    let x = b.add_object(s, Pose::at(Vec2::new(0.0, 0.0))).unwrap();
+    let y = b.add_object(s, Pose::at(Vec2::new(100.0, 0.0))).unwrap();
+    let q = b.pair(x, y).unwrap();
+    let mut enc = g.device.create_command_encoder(&Default::default());
+    let rec = c.record(&g.device, &b, &mut enc);
+    assert_eq!(rec.slot_count(), 0);
+    g.queue.submit([enc.finish()]);
+    let r = rec.read_back().wait(&g.device).unwrap();
+    assert!(!r.overlaps(q));
+}
+
+#[test]
+fn one_frame_later_delivery() {
+    let g = gpu();
+    let c = collider(128);
+    let mut b = QueryBatch::new();
+    let s = b.add_sprite(&blob(20, 20, 3));
+    let x = b.add_object(s, Pose::at(Vec2::new(10.0, 10.0))).unwrap();
+    let y = b.add_object(s, Pose::at(Vec2::new(12.0, 11.0))).unwrap();
+    let q = b.pair(x, y).unwrap();
+    let mut pending = c.submit(&g.device, &g.queue, &b);
+    let results = loop {
+        match pending.try_take(&g.device) {
+            Ok(r) => break r.unwrap(),
+            Err(p) => pending = p,
+        }
+    };
+    assert!(results.overlaps(q));
+}
+
+#[test]
+fn confirmed_hits_equal_unconfirmed_on_an_exact_backend() {
+    let g = gpu();
+    let plain = collider(128);
+    let confirming = GpuCollider::with_options(&g.device, GpuOptions { target_size: 128, confirm_hits: true });
+    let mut b = QueryBatch::new();
+    let s = b.add_sprite(&blob(24, 24, 5));
+    let objs: Vec<_> = (0..12)
+        .map(|i| {
+            b.add_object(s, Pose::at(Vec2::new(9.0 * i as f32, 3.0 * (i % 3) as f32)).rotated(0.4 * i as f32)).unwrap()
+        })
+        .collect();
+    let group = b.add_group(&objs[1..]).unwrap();
+    let mut qs: Vec<_> = (0..11).map(|i| b.pair(objs[i], objs[i + 1]).unwrap()).collect();
+    qs.push(b.group(objs[0], group).unwrap());
+    let r1 = plain.run(&g.device, &g.queue, &b).unwrap();
+    let r2 = confirming.run(&g.device, &g.queue, &b).unwrap();
+    for q in qs {
+        assert_eq!(r1.overlaps(q), r2.overlaps(q));
+    }
+}
+
+fn pose_strategy() -> impl Strategy<Value = Pose> {
+    (-40.0f32..40.0, -40.0f32..40.0, -3.2f32..3.2, 0.3f32..2.5, 0.3f32..2.5, any::<bool>()).prop_map(
+        |(x, y, rot, sx, sy, mirror)| Pose {
+            position: Vec2::new(x, y),
+            rotation: rot,
+            scale: Vec2::new(if mirror { -sx } else { sx }, sy),
+        },
+    )
+}
+
+proptest! {
+    // Each case is one GPU batch of 40 pairs + 40 areas + groups; 12 cases ≈ 1,000 answers.
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn gpu_matches_cpu_twin(
+        shapes in prop::collection::vec((3u32..48, 3u32..48, 0u32..1000), 4),
+        poses in prop::collection::vec((0usize..4, pose_strategy()), 41),
+        target in prop::sample::select(vec![32u32, 256]),
+    ) {
+        let g = gpu();
+        let c = collider(target);
+        let sprites: Vec<Sprite> = shapes.iter().map(|&(w, h, s)| blob(w, h, s)).collect();
+        let mut b = QueryBatch::new();
+        let sid: Vec<_> = sprites.iter().map(|s| b.add_sprite(s)).collect();
+        let objs: Vec<_> = poses.iter().map(|&(s, p)| b.add_object(sid[s], p).unwrap()).collect();
+        let masks: Vec<Mask> = poses.iter().map(|&(s, p)| mask(&sprites[s], p)).collect();
+        let mut pairs = Vec::new();
+        for i in 0..40 {
+            pairs.push((i, b.pair(objs[i], objs[i + 1]).unwrap(), b.area(objs[i], objs[i + 1]).unwrap()));
+        }
+        let group = b.add_group(&objs[1..20]).unwrap();
+        let gq = b.group(objs[0], group).unwrap();
+        let group2 = b.add_group(&objs[20..]).unwrap();
+        let gq2 = b.group(objs[10], group2).unwrap();
+        let r = c.run(&g.device, &g.queue, &b).unwrap();
+        for &(i, pq, aq) in &pairs {
+            let area = masks[i].overlap_area(&masks[i + 1]);
+            prop_assert_eq!(r.overlaps(pq), area > 0, "pair {}", i);
+            prop_assert_eq!(r.area(aq), Some(area), "area {}", i);
+        }
+        let any0 = masks[1..20].iter().any(|m| masks[0].overlaps(m));
+        prop_assert_eq!(r.overlaps(gq), any0);
+        let any10 = masks[20..].iter().any(|m| masks[10].overlaps(m));
+        prop_assert_eq!(r.overlaps(gq2), any10);
+    }
+}
