@@ -64,6 +64,16 @@ fn main() {
         }
         let dec = t.elapsed().as_secs_f64();
         let size: f64 = files.iter().map(|f| f.len() as f64).sum();
+        let (mut b8, mut n8) = (0.0, 0.0);
+        for (f, a) in files.iter().zip(&clips) {
+            if a.bits == 8 {
+                b8 += 8.0 * f.len() as f64;
+                n8 += a.samples.len() as f64;
+            }
+        }
+        if n8 > 0.0 {
+            println!("bpk {e:?} on the 8-bit files: {:.2} bits/sample over {n8} samples", b8 / n8);
+        }
         println!(
             "bpk {e:?}: encode {:.0} MB/s, decode {:.0} MB/s, {size} bytes, {:.1} %",
             mb(enc),
