@@ -1,0 +1,190 @@
+//! Ray casts and shape casts (time of impact).
+//!
+//! A cast moves from `origin` by `motion` (not normalised); a hit reports `t` in `[0, 1]`, the
+//! fraction of `motion` travelled before first touching, and the surface normal there. Casts
+//! report entering hits only: a shape that starts inside (or touching) the obstacle gets
+//! `None` here; use the contact queries in [`crate::query`] for that case.
+
+use glam::Vec2;
+
+use crate::shapes::{Aabb, Capsule, ConvexPolygon, Segment};
+
+/// The first touch along a cast.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// Fraction of the motion travelled, in `[0, 1]`.
+    pub t: f32,
+    /// Unit normal of the obstacle at the touch, pointing against the motion.
+    pub normal: Vec2,
+}
+
+fn better(a: Option<Hit>, b: Option<Hit>) -> Option<Hit> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.t < x.t { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Ray against a disk (circle boundary), entering hits only.
+#[inline]
+#[must_use]
+pub fn ray_disk(origin: Vec2, motion: Vec2, center: Vec2, radius: f32) -> Option<Hit> {
+    let m = origin - center;
+    let c = m.dot(m) - radius * radius;
+    if c <= 0.0 {
+        return None;
+    }
+    let b = m.dot(motion);
+    if b >= 0.0 {
+        return None;
+    }
+    let a = motion.dot(motion);
+    let disc = b * b - a * c;
+    if disc.is_nan() || disc < 0.0 || a <= 0.0 {
+        return None;
+    }
+    let t = (-b - disc.sqrt()) / a;
+    if !(0.0..=1.0).contains(&t) {
+        return None;
+    }
+    let p = origin + motion * t;
+    Some(Hit { t, normal: (p - center).normalize_or(m.normalize_or(Vec2::Y)) })
+}
+
+/// Ray against a segment (a hit from either side).
+#[must_use]
+pub fn ray_segment(origin: Vec2, motion: Vec2, seg: &Segment) -> Option<Hit> {
+    let e = seg.direction();
+    let denom = motion.perp_dot(e);
+    if denom == 0.0 || !denom.is_finite() {
+        return None;
+    }
+    let w = seg.a - origin;
+    let t = w.perp_dot(e) / denom;
+    let u = w.perp_dot(motion) / denom;
+    if !(0.0..=1.0).contains(&t) || !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let n = e.perp().normalize_or_zero();
+    let normal = if n.dot(motion) > 0.0 { -n } else { n };
+    Some(Hit { t, normal })
+}
+
+/// Ray against a capsule's boundary, entering hits only.
+#[inline]
+#[must_use]
+pub fn ray_capsule(origin: Vec2, motion: Vec2, capsule: &Capsule) -> Option<Hit> {
+    let Segment { a, b } = capsule.segment;
+    let r = capsule.radius;
+    let e = b - a;
+    let len = e.length();
+    let mut best = None;
+    if len > 0.0 && len.is_finite() {
+        let dir = e / len;
+        let mut n = dir.perp();
+        let side = (origin - a).dot(n);
+        if side < 0.0 {
+            n = -n;
+        }
+        let s = side.abs() - r;
+        let approach = motion.dot(n);
+        if s >= 0.0 && approach < 0.0 {
+            let t = s / -approach;
+            if t <= 1.0 {
+                let p = origin + motion * t;
+                let u = (p - a).dot(dir);
+                if (0.0..=len).contains(&u) {
+                    // The side face is hit first whenever it is hit at all.
+                    return Some(Hit { t, normal: n });
+                }
+            }
+        }
+    }
+    best = better(best, ray_disk(origin, motion, a, r));
+    better(best, ray_disk(origin, motion, b, r))
+}
+
+/// A disk of `radius` moving from `center` by `motion` against a segment.
+#[inline]
+#[must_use]
+pub fn cast_disk_segment(center: Vec2, radius: f32, motion: Vec2, seg: &Segment) -> Option<Hit> {
+    ray_capsule(center, motion, &Capsule { segment: *seg, radius })
+}
+
+/// Ray against a box (slab method), entering hits only.
+#[must_use]
+pub fn ray_aabb(origin: Vec2, motion: Vec2, aabb: &Aabb) -> Option<Hit> {
+    if origin.cmpgt(aabb.min).all() && origin.cmplt(aabb.max).all() {
+        return None;
+    }
+    let mut t_enter = f32::NEG_INFINITY;
+    let mut t_exit = 1.0f32;
+    let mut normal = Vec2::ZERO;
+    for axis in 0..2 {
+        let o = origin[axis];
+        let d = motion[axis];
+        let (lo, hi) = (aabb.min[axis], aabb.max[axis]);
+        if d == 0.0 {
+            // Outside, or exactly on a face while moving along it: grazing is not a hit.
+            if o <= lo || o >= hi {
+                return None;
+            }
+            continue;
+        }
+        let (mut t0, mut t1) = ((lo - o) / d, (hi - o) / d);
+        let mut n = Vec2::ZERO;
+        n[axis] = -d.signum();
+        if t0 > t1 {
+            core::mem::swap(&mut t0, &mut t1);
+        }
+        if t0 >= t_enter {
+            t_enter = t0;
+            normal = n;
+        }
+        t_exit = t_exit.min(t1);
+        if t_enter > t_exit {
+            return None;
+        }
+    }
+    if normal == Vec2::ZERO || t_enter.is_nan() || t_enter < 0.0 {
+        return None;
+    }
+    Some(Hit { t: t_enter.max(0.0), normal })
+}
+
+/// A disk moving against a box (the rounded box: edges as capsules).
+#[must_use]
+pub fn cast_disk_aabb(center: Vec2, radius: f32, motion: Vec2, aabb: &Aabb) -> Option<Hit> {
+    aabb.edges().iter().fold(None, |best, e| better(best, cast_disk_segment(center, radius, motion, e)))
+}
+
+/// A disk moving against a convex polygon (edges as capsules).
+#[must_use]
+pub fn cast_disk_polygon(center: Vec2, radius: f32, motion: Vec2, poly: &ConvexPolygon) -> Option<Hit> {
+    poly.edges().fold(None, |best, e| better(best, cast_disk_segment(center, radius, motion, &e)))
+}
+
+/// Ray against a convex polygon, entering hits only.
+#[must_use]
+pub fn ray_polygon(origin: Vec2, motion: Vec2, poly: &ConvexPolygon) -> Option<Hit> {
+    if poly.contains(origin) {
+        return None;
+    }
+    poly.edges().fold(None, |best, e| better(best, ray_segment(origin, motion, &e)))
+}
+
+/// A moving box `a` against a static box `b` (the ray of `a`'s centre against `b` grown by
+/// `a`'s half extents), entering hits only.
+#[must_use]
+pub fn cast_aabb_aabb(a: &Aabb, motion: Vec2, b: &Aabb) -> Option<Hit> {
+    let h = a.half_extents();
+    let grown = Aabb { min: b.min - h, max: b.max + h };
+    let o = a.center();
+    if o.cmpgt(grown.min).all() && o.cmplt(grown.max).all() {
+        return None;
+    }
+    // Touching and sliding along a face is not an entering hit.
+    let hit = ray_aabb(o, motion, &grown)?;
+    if hit.normal.dot(motion) < 0.0 { Some(hit) } else { None }
+}

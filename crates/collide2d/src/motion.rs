@@ -1,0 +1,31 @@
+//! Movement helpers around the collisions (seed 001): framerate-independent smoothing and
+//! damping, and logarithmic interpolation for scales such as zoom.
+
+use glam::Vec2;
+
+/// Move `current` toward `target`, losing the fraction `1 - exp(-rate * dt)` of the gap: the
+/// same curve whatever the frame rate (`rate` per second, `dt` in seconds).
+#[must_use]
+pub fn approach(current: Vec2, target: Vec2, rate: f32, dt: f32) -> Vec2 {
+    target + (current - target) * (-rate * dt).exp()
+}
+
+/// Scalar [`approach`].
+#[must_use]
+pub fn approach_f32(current: f32, target: f32, rate: f32, dt: f32) -> f32 {
+    target + (current - target) * (-rate * dt).exp()
+}
+
+/// Damp a velocity so that `retain_per_second` of it is left after one second, whatever `dt`.
+#[must_use]
+pub fn damp(velocity: Vec2, retain_per_second: f32, dt: f32) -> Vec2 {
+    velocity * retain_per_second.max(0.0).powf(dt)
+}
+
+/// Logarithmic interpolation between positive `a` and `b`: equal steps of `t` multiply by
+/// equal factors (zoom from 1 to 100 passes 10 at `t = 0.5`). Non-positive inputs fall back to
+/// linear interpolation.
+#[must_use]
+pub fn log_lerp(a: f32, b: f32, t: f32) -> f32 {
+    if a > 0.0 && b > 0.0 { a * (b / a).powf(t) } else { a + (b - a) * t }
+}

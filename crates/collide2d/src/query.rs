@@ -1,0 +1,279 @@
+//! Distance, closest-point, parallel and contact queries.
+//!
+//! Every function here is total on finite input: no panics, no NaN. Squared distances are
+//! `>= 0` (they may be `+inf` when the true value overflows `f32`).
+
+use glam::Vec2;
+
+use crate::shapes::{Aabb, ConvexPolygon, Segment};
+
+/// A penetration between a moving body and an obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// The point on the obstacle closest to the body.
+    pub point: Vec2,
+    /// Unit normal pointing from the obstacle toward the body: moving the body by
+    /// `normal * depth` separates them.
+    pub normal: Vec2,
+    /// Penetration depth, `> 0`.
+    pub depth: f32,
+}
+
+/// Parameter `t` in `[0, 1]` of the point of `a`–`b` closest to `p`.
+///
+/// A degenerate segment (`a == b`) gives 0; coordinates so large that `b - a` overflows are
+/// handled by working on halves, so the result is never NaN for finite input.
+#[inline]
+#[must_use]
+pub fn segment_param(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    let d = b - a;
+    let len2 = d.dot(d);
+    if len2 > f32::MIN_POSITIVE && len2.is_finite() {
+        let t = (p - a).dot(d) / len2;
+        // A NaN (from an overflowing `p - a`) takes the robust path.
+        if t.is_finite() {
+            return t.clamp(0.0, 1.0);
+        }
+    }
+    segment_param_robust(p, a, b)
+}
+
+#[cold]
+fn segment_param_robust(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    // Halves cannot overflow; scale the direction to unit length so the squares cannot either.
+    let dh = b * 0.5 - a * 0.5;
+    let s = dh.abs().max_element();
+    if s.is_nan() || s <= 0.0 {
+        return 0.0;
+    }
+    let dn = dh / s;
+    let len_n = dn.length();
+    let u = dn / len_n;
+    let ph = p * 0.5 - a * 0.5;
+    // Each product is finite; the sum may overflow to +-inf but never to NaN.
+    let along = ph.x * u.x + ph.y * u.y;
+    let len_h = s * len_n;
+    let t = along / len_h;
+    if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) }
+}
+
+/// The point at parameter `t` of `a`–`b`, computed without overflowing for finite ends.
+#[inline]
+#[must_use]
+pub fn segment_point(a: Vec2, b: Vec2, t: f32) -> Vec2 {
+    let d = b - a;
+    if d.is_finite() {
+        a + d * t
+    } else {
+        let dh = b * 0.5 - a * 0.5;
+        a + dh * t + dh * t
+    }
+}
+
+/// The point of segment `a`–`b` closest to `p`.
+#[inline]
+#[must_use]
+pub fn closest_point_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    segment_point(a, b, segment_param(p, a, b))
+}
+
+/// Squared distance from `p` to segment `a`–`b`: `>= 0`, never NaN for finite input.
+#[inline]
+#[must_use]
+pub fn point_segment_distance_squared(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    let d = p - closest_point_on_segment(p, a, b);
+    let r = d.dot(d);
+    // The only way to NaN is inf - inf inside `p - c`, impossible when both are finite; keep
+    // the guard so the contract holds even for the non-finite garbage the caller promised not to pass.
+    if r.is_nan() { f32::INFINITY } else { r }
+}
+
+/// Distance from `p` to segment `a`–`b`.
+#[inline]
+#[must_use]
+pub fn point_segment_distance(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    point_segment_distance_squared(p, a, b).sqrt()
+}
+
+fn scaled(v: Vec2) -> Vec2 {
+    let s = v.abs().max_element();
+    if s > 0.0 && s.is_finite() { v / s } else { v }
+}
+
+/// Whether `u` and `v` are parallel (same or opposite direction) within a relative tolerance:
+/// `|sin(angle)| <= tolerance`. Scale-aware: the result does not change when either vector is
+/// multiplied by any positive or negative factor, tiny or huge. A zero vector is parallel to
+/// everything.
+#[must_use]
+pub fn parallel(u: Vec2, v: Vec2, tolerance: f32) -> bool {
+    let (u, v) = (scaled(u), scaled(v));
+    let (lu, lv) = (u.length(), v.length());
+    if lu == 0.0 || lv == 0.0 {
+        return true;
+    }
+    u.perp_dot(v).abs() <= tolerance * lu * lv
+}
+
+/// Whether `a`, `b` and `c` lie on one line within relative tolerance (the sine of the angle at
+/// the point that is not between the others). Coincident points are collinear.
+#[must_use]
+pub fn collinear(a: Vec2, b: Vec2, c: Vec2, tolerance: f32) -> bool {
+    let hb = b * 0.5 - a * 0.5;
+    let hc = c * 0.5 - a * 0.5;
+    let hd = c * 0.5 - b * 0.5;
+    parallel(hb, hc, tolerance) && parallel(hb, hd, tolerance) && parallel(hc, hd, tolerance)
+}
+
+/// Strictly counter-clockwise turn `o -> a -> p`, with a scale-aware tolerance so nearly
+/// collinear points count as not turning.
+pub(crate) fn orient_positive(o: Vec2, a: Vec2, p: Vec2) -> bool {
+    let u = scaled(a - o);
+    let v = scaled(p - o);
+    let c = u.perp_dot(v);
+    c > 1e-6 * u.length() * v.length()
+}
+
+/// Contact of a disk at `center` with radius `radius` against segment `seg`, if they overlap.
+///
+/// When the centre lies exactly on the segment the normal is the segment's left normal (for a
+/// point segment: `+y`).
+#[inline]
+#[must_use]
+pub fn disk_segment(center: Vec2, radius: f32, seg: &Segment) -> Option<Contact> {
+    let c = closest_point_on_segment(center, seg.a, seg.b);
+    let d = center - c;
+    let dist2 = d.dot(d);
+    if dist2.is_nan() || dist2 >= radius * radius {
+        return None;
+    }
+    let dist = dist2.sqrt();
+    let normal = if dist > 0.0 {
+        d / dist
+    } else {
+        let e = seg.direction().normalize_or_zero();
+        if e == Vec2::ZERO { Vec2::Y } else { e.perp() }
+    };
+    Some(Contact { point: c, normal, depth: radius - dist })
+}
+
+/// The point of the box closest to `p` (`p` itself when inside).
+#[must_use]
+pub fn closest_point_on_aabb(p: Vec2, aabb: &Aabb) -> Vec2 {
+    p.clamp(aabb.min, aabb.max)
+}
+
+/// Contact of a disk against a box. A centre inside the box is pushed out through the nearest side.
+#[must_use]
+pub fn disk_aabb(center: Vec2, radius: f32, aabb: &Aabb) -> Option<Contact> {
+    let c = closest_point_on_aabb(center, aabb);
+    let d = center - c;
+    let dist2 = d.dot(d);
+    if dist2 > 0.0 {
+        if dist2 >= radius * radius {
+            return None;
+        }
+        let dist = dist2.sqrt();
+        return Some(Contact { point: c, normal: d / dist, depth: radius - dist });
+    }
+    // Centre inside: nearest face.
+    let faces = [
+        (center.x - aabb.min.x, Vec2::NEG_X, Vec2::new(aabb.min.x, center.y)),
+        (aabb.max.x - center.x, Vec2::X, Vec2::new(aabb.max.x, center.y)),
+        (center.y - aabb.min.y, Vec2::NEG_Y, Vec2::new(center.x, aabb.min.y)),
+        (aabb.max.y - center.y, Vec2::Y, Vec2::new(center.x, aabb.max.y)),
+    ];
+    let mut best = faces[0];
+    for f in &faces[1..] {
+        if f.0 < best.0 {
+            best = *f;
+        }
+    }
+    Some(Contact { point: best.2, normal: best.1, depth: radius + best.0 })
+}
+
+/// Contact of box `a` (the moving one) against box `b`: the axis of least overlap.
+#[must_use]
+pub fn aabb_aabb(a: &Aabb, b: &Aabb) -> Option<Contact> {
+    if !a.overlaps(b) {
+        return None;
+    }
+    let left = a.max.x - b.min.x; // push a toward -x
+    let right = b.max.x - a.min.x; // push a toward +x
+    let down = a.max.y - b.min.y;
+    let up = b.max.y - a.min.y;
+    let mut best = (left, Vec2::NEG_X);
+    for c in [(right, Vec2::X), (down, Vec2::NEG_Y), (up, Vec2::Y)] {
+        if c.0 < best.0 {
+            best = c;
+        }
+    }
+    let point = closest_point_on_aabb(a.center(), b);
+    Some(Contact { point, normal: best.1, depth: best.0 })
+}
+
+/// Contact of a disk against a convex polygon (separating-axis on the edge normals plus the
+/// closest boundary point when the centre is outside).
+#[must_use]
+pub fn disk_polygon(center: Vec2, radius: f32, poly: &ConvexPolygon) -> Option<Contact> {
+    let n = poly.points().len();
+    let mut max_sep = f32::NEG_INFINITY;
+    let mut best_edge = 0;
+    for i in 0..n {
+        let e = poly.edge(i);
+        let sep = (center - e.a).dot(poly.normal(i));
+        if sep > max_sep {
+            max_sep = sep;
+            best_edge = i;
+        }
+    }
+    if max_sep >= radius {
+        return None;
+    }
+    if max_sep <= 0.0 {
+        // Centre inside: leave through the least-penetrated edge.
+        let nrm = poly.normal(best_edge);
+        return Some(Contact { point: center - nrm * max_sep, normal: nrm, depth: radius - max_sep });
+    }
+    let mut best: Option<Contact> = None;
+    for e in poly.edges() {
+        if let Some(c) = disk_segment(center, radius, &e)
+            && best.is_none_or(|b| c.depth > b.depth)
+        {
+            best = Some(c);
+        }
+    }
+    best
+}
+
+/// The point of the polygon (boundary or interior) closest to `p`.
+#[must_use]
+pub fn closest_point_on_polygon(p: Vec2, poly: &ConvexPolygon) -> Vec2 {
+    if poly.contains(p) {
+        return p;
+    }
+    let mut best = poly.points()[0];
+    let mut best_d = f32::INFINITY;
+    for e in poly.edges() {
+        let c = closest_point_on_segment(p, e.a, e.b);
+        let d = (p - c).length_squared();
+        if d < best_d {
+            best_d = d;
+            best = c;
+        }
+    }
+    best
+}
+
+/// The segment closest to `p` and its closest point, or `None` for an empty set.
+#[must_use]
+pub fn nearest_segment(p: Vec2, segments: &[Segment]) -> Option<(usize, Vec2, f32)> {
+    let mut best: Option<(usize, Vec2, f32)> = None;
+    for (i, s) in segments.iter().enumerate() {
+        let c = closest_point_on_segment(p, s.a, s.b);
+        let d = (p - c).length_squared();
+        if best.is_none_or(|b| d < b.2) {
+            best = Some((i, c, d));
+        }
+    }
+    best.map(|(i, c, d)| (i, c, d.sqrt()))
+}
