@@ -27,6 +27,12 @@ fn blob(w: u32, h: u32, seed: u32) -> Sprite {
     .unwrap()
 }
 
+/// Noisy alpha against a threshold that varies with the seed.
+fn graded(w: u32, h: u32, seed: u32) -> Sprite {
+    let alpha = (0..w * h).map(|i| ((i * 37 + (i / w) * 91 + seed * 13) % 256) as u8).collect();
+    Sprite::from_alpha(w, h, alpha, (1 + seed % 255) as u8).unwrap()
+}
+
 fn collider(target: u32) -> GpuCollider {
     GpuCollider::with_options(&gpu().device, GpuOptions { target_size: target, confirm_hits: false })
 }
@@ -156,40 +162,65 @@ fn pose_strategy() -> impl Strategy<Value = Pose> {
     )
 }
 
+type Shapes = Vec<(u32, u32, u32)>;
+type Poses = Vec<(usize, Pose)>;
+
+fn shapes_strategy() -> impl Strategy<Value = Shapes> {
+    prop::collection::vec((3u32..48, 3u32..48, 0u32..1000), 4)
+}
+
+fn poses_strategy() -> impl Strategy<Value = Poses> {
+    prop::collection::vec((0usize..4, pose_strategy()), 41)
+}
+
+/// One GPU batch: 40 pairs, 40 exact areas and two group queries, all compared with the CPU twin.
+fn check_batch(shapes: &Shapes, poses: &Poses, target: u32) -> Result<(), TestCaseError> {
+    let g = gpu();
+    let c = collider(target);
+    let sprites: Vec<Sprite> =
+        shapes.iter().map(|&(w, h, s)| if s % 3 == 0 { graded(w, h, s) } else { blob(w, h, s) }).collect();
+    let mut b = QueryBatch::new();
+    let sid: Vec<_> = sprites.iter().map(|s| b.add_sprite(s)).collect();
+    let objs: Vec<_> = poses.iter().map(|&(s, p)| b.add_object(sid[s], p).unwrap()).collect();
+    let masks: Vec<Mask> = poses.iter().map(|&(s, p)| mask(&sprites[s], p)).collect();
+    let mut pairs = Vec::new();
+    for i in 0..40 {
+        pairs.push((i, b.pair(objs[i], objs[i + 1]).unwrap(), b.area(objs[i], objs[i + 1]).unwrap()));
+    }
+    let group = b.add_group(&objs[1..20]).unwrap();
+    let gq = b.group(objs[0], group).unwrap();
+    let group2 = b.add_group(&objs[20..]).unwrap();
+    let gq2 = b.group(objs[10], group2).unwrap();
+    let r = c.run(&g.device, &g.queue, &b).unwrap();
+    for &(i, pq, aq) in &pairs {
+        let area = masks[i].overlap_area(&masks[i + 1]);
+        prop_assert_eq!(r.overlaps(pq), area > 0, "pair {}", i);
+        prop_assert_eq!(r.area(aq), Some(area), "area {}", i);
+    }
+    let any0 = masks[1..20].iter().any(|m| masks[0].overlaps(m));
+    prop_assert_eq!(r.overlaps(gq), any0);
+    let any10 = masks[20..].iter().any(|m| masks[10].overlaps(m));
+    prop_assert_eq!(r.overlaps(gq2), any10);
+    Ok(())
+}
+
 proptest! {
-    // Each case is one GPU batch of 40 pairs + 40 areas + groups; 12 cases ≈ 1,000 answers.
+    // Each case is one GPU batch of 40 pairs + 40 areas + 2 groups; 12 cases ≈ 1,000 answers.
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
     #[test]
-    fn gpu_matches_cpu_twin(
-        shapes in prop::collection::vec((3u32..48, 3u32..48, 0u32..1000), 4),
-        poses in prop::collection::vec((0usize..4, pose_strategy()), 41),
-        target in prop::sample::select(vec![32u32, 256]),
-    ) {
-        let g = gpu();
-        let c = collider(target);
-        let sprites: Vec<Sprite> = shapes.iter().map(|&(w, h, s)| blob(w, h, s)).collect();
-        let mut b = QueryBatch::new();
-        let sid: Vec<_> = sprites.iter().map(|s| b.add_sprite(s)).collect();
-        let objs: Vec<_> = poses.iter().map(|&(s, p)| b.add_object(sid[s], p).unwrap()).collect();
-        let masks: Vec<Mask> = poses.iter().map(|&(s, p)| mask(&sprites[s], p)).collect();
-        let mut pairs = Vec::new();
-        for i in 0..40 {
-            pairs.push((i, b.pair(objs[i], objs[i + 1]).unwrap(), b.area(objs[i], objs[i + 1]).unwrap()));
-        }
-        let group = b.add_group(&objs[1..20]).unwrap();
-        let gq = b.group(objs[0], group).unwrap();
-        let group2 = b.add_group(&objs[20..]).unwrap();
-        let gq2 = b.group(objs[10], group2).unwrap();
-        let r = c.run(&g.device, &g.queue, &b).unwrap();
-        for &(i, pq, aq) in &pairs {
-            let area = masks[i].overlap_area(&masks[i + 1]);
-            prop_assert_eq!(r.overlaps(pq), area > 0, "pair {}", i);
-            prop_assert_eq!(r.area(aq), Some(area), "area {}", i);
-        }
-        let any0 = masks[1..20].iter().any(|m| masks[0].overlaps(m));
-        prop_assert_eq!(r.overlaps(gq), any0);
-        let any10 = masks[20..].iter().any(|m| masks[10].overlaps(m));
-        prop_assert_eq!(r.overlaps(gq2), any10);
+    fn gpu_matches_cpu_twin(shapes in shapes_strategy(), poses in poses_strategy(), target in prop::sample::select(vec![32u32, 256])) {
+        check_batch(&shapes, &poses, target)?;
+    }
+}
+
+proptest! {
+    // The long run: 250 batches ≈ 20,000 GPU answers (release: see docs/pixel-collide.md).
+    #![proptest_config(ProptestConfig { cases: 250, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "long: cargo test --release -p lore-pixel-collide -- --ignored"]
+    fn gpu_matches_cpu_twin_long(shapes in shapes_strategy(), poses in poses_strategy(), target in prop::sample::select(vec![16u32, 64, 512])) {
+        check_batch(&shapes, &poses, target)?;
     }
 }
