@@ -42,6 +42,9 @@
 //! # Features
 //! - `std` (default): per-thread counters in the tracking allocator and `std::error::Error`.
 //!   Without it the crate is `no_std` + `alloc`.
+//! - `allocator-api2-02` (default): the allocators also implement the `Allocator` trait of
+//!   allocator-api2 0.2, which is the one hashbrown takes, so `hashbrown::HashMap::new_in(&heap)`
+//!   works.
 //! - `sanitize`: freed bytes are filled with [`POISON`] and, in builds with
 //!   `-Zsanitizer=address`, marked unaddressable for AddressSanitizer, so a use-after-free
 //!   inside a region is caught.
@@ -50,6 +53,8 @@
 
 extern crate alloc;
 
+#[cfg(feature = "allocator-api2-02")]
+mod api02;
 mod error;
 pub mod handle;
 pub mod heap;

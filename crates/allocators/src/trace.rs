@@ -198,7 +198,7 @@ impl Replay {
     /// A fresh heap of `bytes` bytes with `policy`.
     ///
     /// # Errors
-    /// [`Error::BadRegion`](crate::Error::BadRegion) for a size the heap cannot manage.
+    /// [`Error::BadRegion`] for a size the heap cannot manage.
     pub fn new(bytes: usize, policy: Policy) -> Result<Self> {
         // Page-aligned, so placements (which depend on the address for large alignments) are
         // the same on every run.
