@@ -220,6 +220,21 @@ fn discrete<S: Shape>(center: Vec2, radius: f32, motion: Vec2, shapes: &[S], opt
         p += c.normal * c.depth;
         contacts += 1;
         last_normal = Some(c.normal);
+        // A corner (a second contact whose normal differs by more than 3 degrees): slide along
+        // the first surface out of the second instead of bouncing between them, which
+        // converges slowly and jitters from step to step.
+        if options.order == Order::DeepestFirst
+            && let Some(c2) = deepest_contact(p, radius, shapes)
+        {
+            let along = c.normal.perp();
+            let k = along.dot(c2.normal);
+            if c.normal.perp_dot(c2.normal).abs() > 0.05 {
+                let e = along * (c2.depth / k);
+                if e.length() <= radius {
+                    p += e;
+                }
+            }
+        }
     }
     let (mut position, mut depth) = best;
     if depth > tol && start_depth < depth {
@@ -301,8 +316,16 @@ pub(crate) fn swept<S: Shape>(
         }
         contacts += 1;
         last_normal = Some(normal);
-        // A slide that goes back into an earlier surface is a crease: in 2D, stop.
-        if normals[..n_normals].iter().any(|m| rem.dot(*m) < -1e-6 * rem.length()) {
+        // A slide that goes back into an earlier surface is a crease: in 2D, stop. The wanted
+        // motion clipped by this surface alone is checked too, or a chain of clips could turn a
+        // push into a corner into a climb out of it.
+        let mut whole = motion;
+        let into_whole = whole.dot(normal);
+        if into_whole < 0.0 {
+            whole -= normal * into_whole;
+        }
+        let back = |v: Vec2, m: &Vec2| v.dot(*m) < -1e-6 * v.length();
+        if normals[..n_normals].iter().any(|m| back(rem, m) || back(whole, m)) {
             rem = Vec2::ZERO;
         }
         if n_normals < normals.len() {

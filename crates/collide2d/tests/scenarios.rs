@@ -1,0 +1,219 @@
+//! Scenario tests from the issue: long floors made of loose pieces, tiles, misaligned seams,
+//! corners, fast disks against thin walls, slots with no valid position, determinism.
+
+use glam::{Vec2, vec2};
+use lore_collide2d::{
+    Aabb, AabbMode, CharacterController, Order, Segment, Shape, SlideOptions, resolve_aabb, slide_disk, slide_disk_swept,
+};
+
+const R: f32 = 0.5;
+const SPEEDS: [f32; 6] = [0.001, 0.01, 0.05, 0.1, 0.25, 0.5];
+
+/// 1,000 loose pieces, one metre each, each its own segment.
+fn pieces() -> Vec<Segment> {
+    (0..1000).map(|i| Segment { a: vec2(i as f32, 0.0), b: vec2(i as f32 + 1.0, 0.0) }).collect()
+}
+
+/// One polyline with 1,001 points (consecutive segments share ends exactly).
+fn polyline() -> Vec<Segment> {
+    let pts: Vec<Vec2> = (0..=1000).map(|i| vec2(i as f32, 0.0)).collect();
+    Segment::polyline(&pts, false).unwrap()
+}
+
+/// Pieces whose ends are misaligned by 1e-5: alternately raised/lowered and overlapping/gapped.
+fn misaligned() -> Vec<Segment> {
+    (0..1000)
+        .map(|i| {
+            let dy = if i % 2 == 0 { 1e-5 } else { -1e-5 };
+            let dx = if i % 3 == 0 { 1e-5 } else { -1e-5 };
+            Segment { a: vec2(i as f32 - dx, dy), b: vec2(i as f32 + 1.0 + dx, dy) }
+        })
+        .collect()
+}
+
+/// Unit tiles whose tops form the floor y = 0.
+fn tiles() -> Vec<Aabb> {
+    (0..1000).map(|i| Aabb { min: vec2(i as f32, -1.0), max: vec2(i as f32 + 1.0, 0.0) }).collect()
+}
+
+/// Candidates near x (what a grid would return); the slide functions work on any slice.
+fn near<S: Clone>(all: &[S], x: f32) -> &[S] {
+    let i = x.floor().max(0.0) as usize;
+    &all[i.saturating_sub(3).min(all.len())..(i + 4).min(all.len())]
+}
+
+/// Runs a disk along a floor pressing down; returns the number of snags (a step achieving less
+/// than 50 % of the wanted horizontal motion) and the final position.
+fn run_disk<S: Shape + Clone>(floor: &[S], v: f32, swept: bool, order: Order, steps: usize) -> (usize, Vec2) {
+    let opts = SlideOptions { order, ..SlideOptions::default() };
+    let mut p = vec2(2.0, R);
+    let mut snags = 0;
+    for _ in 0..steps {
+        let motion = vec2(v, -0.1 * v);
+        let cand = near(floor, p.x);
+        let out = if swept {
+            slide_disk_swept(p, R, motion, cand, &opts).unwrap()
+        } else {
+            slide_disk(p, R, motion, cand, &opts).unwrap()
+        };
+        if out.position.x - p.x < 0.5 * v {
+            snags += 1;
+        }
+        assert!(out.resolved, "unresolved at {p}");
+        p = out.position;
+        assert!((p.y - R).abs() < 2e-3 * R + 2e-5, "left the floor: {p}");
+    }
+    (snags, p)
+}
+
+/// Enough steps to cross many seams at every speed, few enough for a debug test run.
+fn steps_for(v: f32) -> usize {
+    ((20.0 / v) as usize).clamp(500, 4000)
+}
+
+#[test]
+fn disk_slides_without_snagging_on_every_floor() {
+    for v in SPEEDS.map(|s| s * R) {
+        let n = steps_for(v);
+        for swept in [false, true] {
+            for (name, snags) in [
+                ("pieces", run_disk(&pieces(), v, swept, Order::DeepestFirst, n).0),
+                ("polyline", run_disk(&polyline(), v, swept, Order::DeepestFirst, n).0),
+                ("misaligned", run_disk(&misaligned(), v, swept, Order::DeepestFirst, n).0),
+                ("tiles", run_disk(&tiles(), v, swept, Order::DeepestFirst, n).0),
+            ] {
+                assert_eq!(snags, 0, "{name}: v = {v}, swept = {swept}");
+            }
+        }
+    }
+}
+
+#[test]
+fn box_slides_over_tiles_and_pieces_without_snagging() {
+    let floor = tiles();
+    for v in SPEEDS.map(|s| s * R) {
+        let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+        for step in 0..steps_for(v) {
+            let x = b.min.x;
+            let r = resolve_aabb(&b, vec2(v, -0.1 * v), near(&floor, x), AabbMode::Smooth).unwrap();
+            assert!(r.resolved);
+            assert!(r.aabb.min.x - x >= 0.5 * v, "box snag at step {step}, v = {v}");
+            assert!(r.aabb.min.y.abs() < 1e-4, "box left the floor: {:?}", r.aabb);
+            b = r.aabb;
+        }
+    }
+    // Pieces modelled as thin boxes (axis-aligned segments).
+    let thin: Vec<Aabb> =
+        pieces().iter().map(|s| Aabb { min: s.a - vec2(0.0, 0.01), max: s.b }).collect();
+    let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+    for _ in 0..500 {
+        let x = b.min.x;
+        let r = resolve_aabb(&b, vec2(0.05, -0.005), near(&thin, x), AabbMode::Smooth).unwrap();
+        assert!(r.aabb.min.x - x >= 0.025);
+        b = r.aabb;
+    }
+}
+
+#[test]
+fn corners_from_60_to_170_degrees_do_not_jitter() {
+    for deg in [60.0f32, 75.0, 90.0, 120.0, 150.0, 170.0] {
+        // A V opening upward with the given inner angle, apex at the origin.
+        let half = (deg / 2.0).to_radians();
+        let left = Segment { a: vec2(-10.0 * half.sin(), 10.0 * half.cos()), b: Vec2::ZERO };
+        let right = Segment { a: Vec2::ZERO, b: vec2(10.0 * half.sin(), 10.0 * half.cos()) };
+        let walls = [left, right];
+        for swept in [false, true] {
+            let mut p = vec2(0.3, 3.0);
+            let mut history = Vec::new();
+            for _ in 0..600 {
+                // Push down and to the right, into the corner and the right wall.
+                let m = vec2(0.002, -0.05); // inside every corner's cone of normals
+                let out = if swept {
+                    slide_disk_swept(p, R, m, &walls, &SlideOptions::default()).unwrap()
+                } else {
+                    slide_disk(p, R, m, &walls, &SlideOptions::default()).unwrap()
+                };
+                p = out.position;
+                history.push(p);
+            }
+            let last = &history[history.len() - 50..];
+            let spread = last.iter().map(|q| q.distance(last[0])).fold(0.0f32, f32::max);
+            assert!(spread < 1e-4 * R, "{deg} degrees, swept {swept}: jitter {spread}");
+            // And it rests touching both walls or sitting against the right one.
+            let d = walls.iter().map(|w| lore_collide2d::query::point_segment_distance(p, w.a, w.b)).fold(f32::MAX, f32::min);
+            assert!(d > R * (1.0 - 1e-3), "{deg}: penetrating, d = {d}");
+        }
+    }
+}
+
+#[test]
+fn fast_disk_never_tunnels_through_a_thin_wall() {
+    // A wall one unit thick: as a box and as its four edges.
+    let wall = Aabb { min: vec2(10.0, -50.0), max: vec2(11.0, 50.0) };
+    let edges = wall.edges();
+    for i in 0..200 {
+        let y = -20.0 + 0.2 * i as f32;
+        let motion = vec2(50.0 * R, 3.0 * (i % 7) as f32 - 9.0);
+        let a = slide_disk_swept(vec2(0.0, y), R, motion, &[wall], &SlideOptions::default()).unwrap();
+        let b = slide_disk_swept(vec2(0.0, y), R, motion, &edges, &SlideOptions::default()).unwrap();
+        for out in [a, b] {
+            assert!(out.position.x <= 10.0 - R + 1e-4, "tunnelled: {:?}", out.position);
+        }
+    }
+}
+
+#[test]
+fn slot_narrower_than_the_disk_is_reported() {
+    // Two walls 0.8 apart; the disk (diameter 1) is pushed into the slot between them.
+    let walls =
+        [Segment { a: vec2(-0.4, -5.0), b: vec2(-0.4, 5.0) }, Segment { a: vec2(0.4, -5.0), b: vec2(0.4, 5.0) }];
+    let out = slide_disk(vec2(0.0, 0.0), R, Vec2::ZERO, &walls, &SlideOptions::default()).unwrap();
+    assert!(!out.resolved);
+    assert!(out.depth > 0.09);
+    // It never makes things worse than where it started.
+    let start_depth = 0.1;
+    assert!(out.depth <= start_depth + 1e-6);
+}
+
+#[test]
+fn character_walks_slopes_steps_up_and_finds_ground() {
+    let ctl = CharacterController::new(R).unwrap();
+    // Flat, then a 30 degree ramp (walkable), a plateau, a 0.2 ledge, then a 70 degree wall-slope.
+    let ramp_top = vec2(10.0 + 4.0 * 30f32.to_radians().cos(), 4.0 * 30f32.to_radians().sin());
+    let plateau_end = ramp_top + vec2(5.0, 0.0);
+    let ledge = plateau_end + vec2(0.0, 0.2);
+    let ledge_end = ledge + vec2(5.0, 0.0);
+    let steep_top = ledge_end + vec2(70f32.to_radians().cos(), 70f32.to_radians().sin()) * 5.0;
+    let pts = [vec2(-5.0, 0.0), vec2(10.0, 0.0), ramp_top, plateau_end, ledge, ledge_end, steep_top];
+    let level = Segment::polyline(&pts, false).unwrap();
+    let mut p = vec2(0.0, R);
+    let mut stepped = false;
+    for _ in 0..2000 {
+        let m = ctl.move_by(p, vec2(0.05, -0.02), &level).unwrap();
+        stepped |= m.stepped;
+        p = m.position;
+    }
+    assert!(stepped, "stepped onto the ledge");
+    assert!(p.x > ledge_end.x - 1.0, "reached the steep slope: {p}");
+    assert!(p.y < ledge.y + R + 0.6, "did not climb the 70 degree slope: {p}");
+    assert!(ctl.ground(vec2(1.0, R + 0.01), &level).is_some());
+    assert!(ctl.ground(vec2(1.0, R + 1.0), &level).is_none());
+}
+
+#[test]
+fn same_inputs_same_bits() {
+    let floor = misaligned();
+    let run = || {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut p = vec2(2.0, R);
+        for i in 0..3000 {
+            let m = vec2(0.01 * (i % 17) as f32, -0.003 * (i % 5) as f32);
+            p = slide_disk_swept(p, R, m, near(&floor, p.x), &SlideOptions::default()).unwrap().position;
+            for b in [p.x.to_bits(), p.y.to_bits()] {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        h
+    };
+    assert_eq!(run(), run());
+}
