@@ -38,7 +38,7 @@ impl MassProperties {
     /// each moved by the parallel axis theorem from its own centroid (at `4r / 3pi` from its
     /// flat side) to the capsule's centre:
     ///
-    /// `I = m_rect (L^2 + 4 r^2) / 12 + m_disk (r^2 / 2 + L^2 / 4 + 2 L r / (3 pi))`
+    /// `I = m_rect (L^2 + 4 r^2) / 12 + m_disk (r^2 / 2 + L^2 / 4 + 4 L r / (3 pi))`
     ///
     /// with `m_rect = 2 r L` and `m_disk = pi r^2`.
     #[must_use]
@@ -48,7 +48,7 @@ impl MassProperties {
         let m_rect = 2.0 * r * l;
         let m_disk = PI * r * r;
         let inertia = m_rect * (l * l + 4.0 * r * r) / 12.0
-            + m_disk * (r * r / 2.0 + l * l / 4.0 + 2.0 * l * r / (3.0 * PI));
+            + m_disk * (r * r / 2.0 + l * l / 4.0 + 4.0 * l * r / (3.0 * PI));
         Self { area: m_rect + m_disk, centroid: (c.segment.a + c.segment.b) * 0.5, inertia }
     }
 

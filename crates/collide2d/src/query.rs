@@ -61,13 +61,21 @@ fn segment_param_robust(p: Vec2, a: Vec2, b: Vec2) -> f32 {
 #[inline]
 #[must_use]
 pub fn segment_point(a: Vec2, b: Vec2, t: f32) -> Vec2 {
+    if t <= 0.0 {
+        return a;
+    }
+    if t >= 1.0 {
+        return b;
+    }
     let d = b - a;
-    if d.is_finite() {
+    let p = if d.is_finite() {
         a + d * t
     } else {
         let dh = b * 0.5 - a * 0.5;
         a + dh * t + dh * t
-    }
+    };
+    // Rounding must not leave the segment's box (it can with ends of very different magnitude).
+    p.clamp(a.min(b), a.max(b))
 }
 
 /// The point of segment `a`–`b` closest to `p`.

@@ -1,0 +1,225 @@
+//! Property tests for the invariants the issue names.
+
+use glam::{Vec2, vec2};
+use lore_collide2d::query::{self, closest_point_on_segment, parallel, point_segment_distance_squared};
+use lore_collide2d::{
+    Aabb, AabbMode, Capsule, ConvexPolygon, MassProperties, Segment, SlideOptions, resolve_aabb, slide_disk,
+    slide_disk_swept,
+};
+use proptest::prelude::*;
+
+fn any_finite() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        -1e4f32..1e4,
+        -1.0f32..1.0,
+        proptest::num::f32::NORMAL | proptest::num::f32::SUBNORMAL | proptest::num::f32::ZERO,
+        Just(f32::MAX),
+        Just(-f32::MAX),
+    ]
+}
+
+fn any_vec() -> impl Strategy<Value = Vec2> {
+    (any_finite(), any_finite()).prop_map(|(x, y)| vec2(x, y))
+}
+
+fn world() -> impl Strategy<Value = f32> {
+    -20.0f32..20.0
+}
+
+fn segments() -> impl Strategy<Value = Vec<Segment>> {
+    proptest::collection::vec((world(), world(), -4.0f32..4.0, -4.0f32..4.0), 1..12)
+        .prop_map(|v| v.into_iter().map(|(x, y, dx, dy)| Segment { a: vec2(x, y), b: vec2(x + dx, y + dy) }).collect())
+}
+
+fn max_depth(p: Vec2, r: f32, segs: &[Segment]) -> f32 {
+    segs.iter().filter_map(|s| query::disk_segment(p, r, s)).map(|c| c.depth).fold(0.0, f32::max)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn distances_are_never_negative_or_nan(p in any_vec(), a in any_vec(), b in any_vec()) {
+        let d = point_segment_distance_squared(p, a, b);
+        prop_assert!(d >= 0.0, "{d}");
+        let c = closest_point_on_segment(p, a, b);
+        prop_assert!(c.is_finite(), "{c}");
+        // The closest point lies in the segment's bounding box.
+        let (lo, hi) = (a.min(b), a.max(b));
+        prop_assert!(c.x >= lo.x && c.x <= hi.x && c.y >= lo.y && c.y <= hi.y, "{c} outside {lo} {hi}");
+    }
+
+    #[test]
+    fn closest_point_beats_the_ends(p in (world(), world()), a in (world(), world()), b in (world(), world())) {
+        let (p, a, b) = (vec2(p.0, p.1), vec2(a.0, a.1), vec2(b.0, b.1));
+        let d = point_segment_distance_squared(p, a, b);
+        let slack = 1e-4 * (1.0 + p.length_squared() + a.length_squared() + b.length_squared());
+        prop_assert!(d <= p.distance_squared(a) + slack);
+        prop_assert!(d <= p.distance_squared(b) + slack);
+        prop_assert!(d <= p.distance_squared((a + b) * 0.5) + slack);
+    }
+
+    #[test]
+    fn parallel_is_scale_aware(u in (world(), world()), k in prop_oneof![1e-30f32..1e-20, 1e20f32..1e30, -1e30f32..-1e20]) {
+        let u = vec2(u.0, u.1);
+        prop_assume!(u.length() > 1e-3);
+        prop_assert!(parallel(u, u * k, 1e-5));
+        prop_assert!(parallel(u * 1e-30, u * 1e30, 1e-5));
+        prop_assert!(!parallel(u, u.perp() * k, 0.5));
+    }
+
+    #[test]
+    fn swept_moves_never_cross_or_penetrate(
+        segs in segments(),
+        start in (world(), world()),
+        motion in (-60.0f32..60.0, -60.0f32..60.0),
+        r in prop_oneof![0.01f32..0.1, 0.1f32..3.0],
+    ) {
+        let p = vec2(start.0, start.1);
+        prop_assume!(max_depth(p, r * (1.0 + 1e-3), &segs) == 0.0);
+        let out = slide_disk_swept(p, r, vec2(motion.0, motion.1), &segs, &SlideOptions::default()).unwrap();
+        let q = out.position;
+        prop_assert!(q.is_finite());
+        let ulp = 4.0 * f32::EPSILON * p.abs().max(q.abs()).max_element().max(1.0);
+        let depth = max_depth(q, r, &segs);
+        prop_assert!(depth <= 1e-4 * r + ulp, "depth {depth} at {q}");
+        // A move that hit nothing went straight: that line crosses no segment.
+        if out.contacts == 0 {
+            for s in &segs {
+                prop_assert!(lore_collide2d::cast::ray_segment(p, q - p, s).is_none(), "crossed {s:?}");
+            }
+        }
+        // Against one segment: ending within its span means ending on the starting side.
+        let s = segs[0];
+        let one = slide_disk_swept(p, r, vec2(motion.0, motion.1), &[s], &SlideOptions::default()).unwrap().position;
+        let e = s.b - s.a;
+        let span = |x: Vec2| (0.0..=1.0).contains(&((x - s.a).dot(e) / e.length_squared()));
+        if span(p) && span(one) && e.length() > 1e-3 {
+            let side = |x: Vec2| e.perp_dot(x - s.a) > 0.0;
+            prop_assert_eq!(side(p), side(one), "crossed {:?} going {} -> {}", s, p, one);
+        }
+    }
+
+    #[test]
+    fn discrete_moves_never_end_deeper(
+        segs in segments(),
+        start in (world(), world()),
+        motion in (-1.0f32..1.0, -1.0f32..1.0),
+        r in 0.05f32..3.0,
+    ) {
+        let p = vec2(start.0, start.1);
+        let m = vec2(motion.0, motion.1);
+        let out = slide_disk(p, r, m, &segs, &SlideOptions::default()).unwrap();
+        let end = max_depth(out.position, r, &segs);
+        let started = max_depth(p, r, &segs);
+        let given = max_depth(p + m, r, &segs);
+        let tol = 1e-4 * r + 1e-5;
+        prop_assert!(end <= started + tol || end <= tol, "end {end} > start {started}");
+        prop_assert!(end <= given + tol, "end {end} > given {given}");
+        prop_assert_eq!(out.resolved, end <= 1e-4 * r);
+    }
+
+    #[test]
+    fn smooth_aabb_resolution_only_undoes_motion(
+        boxes in proptest::collection::vec((world(), world(), 0.1f32..5.0, 0.1f32..5.0), 0..10),
+        start in (world(), world()),
+        size in (0.1f32..3.0, 0.1f32..3.0),
+        motion in (-2.0f32..2.0, -2.0f32..2.0),
+    ) {
+        let obstacles: Vec<Aabb> = boxes.iter().map(|&(x, y, w, h)| Aabb { min: vec2(x, y), max: vec2(x + w, y + h) }).collect();
+        let b = Aabb { min: vec2(start.0, start.1), max: vec2(start.0 + size.0, start.1 + size.1) };
+        let m = vec2(motion.0, motion.1);
+        let r = resolve_aabb(&b, m, &obstacles, AabbMode::Smooth).unwrap();
+        for axis in 0..2 {
+            prop_assert!(r.motion[axis].abs() <= m[axis].abs());
+            prop_assert!(r.motion[axis] == 0.0 || r.motion[axis].signum() == m[axis].signum());
+        }
+        // Starting free, some correction (at worst undoing the move) always frees the box.
+        if !obstacles.iter().any(|o| o.overlaps(&b)) && r.resolved {
+            prop_assert!(!obstacles.iter().any(|o| o.overlaps(&r.aabb)));
+        }
+        let t = resolve_aabb(&b, m, &obstacles, AabbMode::Teleport).unwrap();
+        prop_assert!(t.aabb.min.is_finite());
+    }
+
+    #[test]
+    fn hull_contains_its_points(pts in proptest::collection::vec((world(), world()), 3..40)) {
+        let pts: Vec<Vec2> = pts.into_iter().map(|(x, y)| vec2(x, y)).collect();
+        if let Ok(h) = ConvexPolygon::hull(&pts) {
+            for &p in &pts {
+                let inside = h.edges().all(|e| (e.b - e.a).perp_dot(p - e.a) >= -1e-3 * (e.b - e.a).length());
+                prop_assert!(inside, "{p} outside the hull");
+            }
+            let m = MassProperties::polygon(&h);
+            prop_assert!(m.area > 0.0 && m.inertia >= 0.0);
+            prop_assert!(h.contains(m.centroid));
+        }
+    }
+}
+
+#[test]
+fn hull_rejects_degenerate_input() {
+    assert!(ConvexPolygon::hull(&[Vec2::ZERO, Vec2::ONE, Vec2::ONE * 2.0]).is_err());
+    assert!(ConvexPolygon::hull(&[Vec2::ZERO, Vec2::ONE]).is_err());
+    assert!(ConvexPolygon::hull(&[Vec2::ZERO, Vec2::X, Vec2::NAN]).is_err());
+    let sq = ConvexPolygon::hull(&[vec2(1.0, 1.0), vec2(0.0, 0.0), vec2(0.5, 0.5), vec2(1.0, 0.0), vec2(0.0, 1.0)]).unwrap();
+    assert_eq!(sq.points().len(), 4);
+}
+
+/// Numerical integration on a fine grid, for checking the closed forms.
+fn integrate(inside: impl Fn(Vec2) -> bool, lo: Vec2, hi: Vec2) -> (f32, Vec2, f32) {
+    let n = 1000;
+    let cell = (hi - lo) / n as f32;
+    let (mut area, mut first, mut second) = (0.0f64, [0.0f64; 2], 0.0f64);
+    for i in 0..n {
+        for j in 0..n {
+            let p = lo + cell * vec2(i as f32 + 0.5, j as f32 + 0.5);
+            if inside(p) {
+                let w = f64::from(cell.x * cell.y);
+                area += w;
+                first[0] += w * f64::from(p.x);
+                first[1] += w * f64::from(p.y);
+                second += w * f64::from(p.length_squared());
+            }
+        }
+    }
+    let c = vec2((first[0] / area) as f32, (first[1] / area) as f32);
+    (area as f32, c, (second - area * f64::from(c.length_squared())) as f32)
+}
+
+#[test]
+fn capsule_inertia_matches_integration() {
+    let cap = Capsule::new(vec2(-1.0, 0.3), vec2(1.5, 0.3), 0.7).unwrap();
+    let m = MassProperties::capsule(&cap);
+    let (area, c, inertia) = integrate(
+        |p| query::point_segment_distance(p, cap.segment.a, cap.segment.b) <= cap.radius,
+        vec2(-2.0, -0.5),
+        vec2(2.5, 1.1),
+    );
+    assert!((m.area - area).abs() / area < 2e-3, "{} vs {area}", m.area);
+    assert!(m.centroid.distance(c) < 2e-3);
+    assert!((m.inertia - inertia).abs() / inertia < 3e-3, "{} vs {inertia}", m.inertia);
+}
+
+#[test]
+fn polygon_inertia_matches_box_formula() {
+    let b = Aabb { min: vec2(1.0, 2.0), max: vec2(4.0, 3.0) };
+    let p = MassProperties::polygon(&ConvexPolygon::from_aabb(&b));
+    let q = MassProperties::aabb(&b);
+    assert!((p.area - q.area).abs() < 1e-5);
+    assert!(p.centroid.distance(q.centroid) < 1e-5);
+    assert!((p.inertia - q.inertia).abs() < 1e-4, "{} vs {}", p.inertia, q.inertia);
+}
+
+#[test]
+fn bad_inputs_are_typed_errors() {
+    use lore_collide2d::Error;
+    assert!(matches!(slide_disk(Vec2::NAN, 1.0, Vec2::X, &[] as &[Segment], &SlideOptions::default()), Err(Error::NonFinite { .. })));
+    assert!(matches!(slide_disk(Vec2::ZERO, 0.0, Vec2::X, &[] as &[Segment], &SlideOptions::default()), Err(Error::NotPositive { .. })));
+    assert!(matches!(
+        slide_disk_swept(Vec2::ZERO, 1.0, Vec2::X, &[] as &[Segment], &SlideOptions { iterations: 0, ..SlideOptions::default() }),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert!(matches!(Aabb::new(Vec2::ONE, Vec2::ZERO), Err(Error::InvertedAabb { .. })));
+    assert!(Capsule::new(Vec2::ZERO, Vec2::X, -1.0).is_err());
+}
