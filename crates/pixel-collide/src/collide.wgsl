@@ -63,6 +63,15 @@ fn vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VOut 
     return out;
 }
 
+@vertex
+fn vs_mesh(@location(0) v: vec2<f32>, @builtin(instance_index) ii: u32) -> @builtin(position) vec4<f32> {
+    let d = draws[ii];
+    let side = params.target_size.x;
+    // Snapped vertex (pixels from the mesh's anchor) moved by an integer offset: exact in f32.
+    let p = v + vec2<f32>(d.bounds.xy - d.origin);
+    return vec4<f32>(p.x / side * 2.0 - 1.0, 1.0 - p.y / side * 2.0, 0.0, 1.0);
+}
+
 @fragment
 fn fs(frag: VOut) {
     let d = draws[frag.draw];

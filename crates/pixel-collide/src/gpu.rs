@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use wgpu::util::DeviceExt;
 
-use crate::{Error, PixelRect, Placement, Pose, Sprite};
+use crate::{Error, Mesh, MeshPlacement, PixelRect, Placement, Pose, Sprite};
 
 const SHADER: &str = include_str!("collide.wgsl");
 const SLOTS_PER_PASS: usize = 255;
@@ -69,6 +69,29 @@ impl Default for GpuOptions {
 pub struct Id(pub usize);
 
 #[derive(Clone, Copy, Debug)]
+enum Obj {
+    Sprite(usize, Placement),
+    /// Bounds, first vertex, vertex count.
+    Mesh(PixelRect, u32, u32),
+}
+
+impl Obj {
+    fn bounds(&self) -> PixelRect {
+        match self {
+            Obj::Sprite(_, p) => p.bounds,
+            Obj::Mesh(b, _, _) => *b,
+        }
+    }
+
+    fn mesh_range(&self) -> Option<(u32, u32)> {
+        match self {
+            Obj::Sprite(..) => None,
+            Obj::Mesh(_, first, count) => Some((*first, *count)),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
 enum Against {
     Object(usize),
     Group(usize),
@@ -82,7 +105,9 @@ pub struct QueryBatch {
     /// Sprite → (first alpha word, index of its CPU copy).
     sprites: Vec<(u32, Sprite)>,
     alpha_words: Vec<u32>,
-    objects: Vec<(usize, Placement)>,
+    objects: Vec<Obj>,
+    /// Snapped mesh vertices in pixels relative to their object's anchor.
+    mesh_vertices: Vec<[f32; 2]>,
     groups: Vec<Vec<usize>>,
     queries: Vec<(usize, Against)>,
 }
@@ -112,7 +137,22 @@ impl QueryBatch {
     pub fn add_object(&mut self, sprite: Id, pose: Pose) -> Result<Id, Error> {
         let s = &self.sprites.get(sprite.0).ok_or(Error::UnknownId { kind: "sprite", id: sprite.0 })?.1;
         let placement = Placement::new(s.width(), s.height(), pose)?;
-        self.objects.push((sprite.0, placement));
+        self.objects.push(Obj::Sprite(sprite.0, placement));
+        Ok(Id(self.objects.len() - 1))
+    }
+
+    /// Places a triangle mesh at `pose` as a collision object (covered pixels decided by the
+    /// rasterizer; see [`MeshPlacement`] for how far that agrees with the CPU twin). Meshes take
+    /// part in pair and group queries, not in exact areas.
+    ///
+    /// # Errors
+    /// The errors of [`MeshPlacement::new`].
+    pub fn add_mesh(&mut self, mesh: &Mesh, pose: Pose) -> Result<Id, Error> {
+        let placed = MeshPlacement::new(mesh, pose)?;
+        let first = self.mesh_vertices.len() as u32;
+        let scale = 1.0 / (1u32 << crate::MESH_SUBPIXEL_BITS) as f32;
+        self.mesh_vertices.extend(placed.vertices.iter().map(|v| [v[0] as f32 * scale, v[1] as f32 * scale]));
+        self.objects.push(Obj::Mesh(placed.bounds, first, placed.vertices.len() as u32));
         Ok(Id(self.objects.len() - 1))
     }
 
@@ -128,7 +168,7 @@ impl QueryBatch {
         Ok(Id(self.groups.len() - 1))
     }
 
-    fn object(&self, id: Id) -> Result<&(usize, Placement), Error> {
+    fn object(&self, id: Id) -> Result<&Obj, Error> {
         self.objects.get(id.0).ok_or(Error::UnknownId { kind: "object", id: id.0 })
     }
 
@@ -159,10 +199,12 @@ impl QueryBatch {
     /// Asks for the exact number of pixels objects `a` and `b` share (compute path).
     ///
     /// # Errors
-    /// [`Error::UnknownId`].
+    /// [`Error::UnknownId`];
+    /// [`Error::Unsupported`] when either object is a mesh.
     pub fn area(&mut self, a: Id, b: Id) -> Result<Id, Error> {
-        self.object(a)?;
-        self.object(b)?;
+        if self.object(a)?.mesh_range().is_some() || self.object(b)?.mesh_range().is_some() {
+            return Err(Error::Unsupported("exact areas of meshes"));
+        }
         self.queries.push((a.0, Against::Area(b.0)));
         Ok(Id(self.queries.len() - 1))
     }
@@ -176,12 +218,25 @@ impl QueryBatch {
     /// them.
     pub fn clear_objects(&mut self) {
         self.objects.clear();
+        self.mesh_vertices.clear();
         self.groups.clear();
         self.queries.clear();
     }
 
     fn draw(&self, object: usize, origin: [i32; 2]) -> GpuDraw {
-        let (sprite, p) = &self.objects[object];
+        let (sprite, p) = match &self.objects[object] {
+            Obj::Sprite(sprite, p) => (sprite, p),
+            Obj::Mesh(b, _, _) => {
+                return GpuDraw {
+                    bounds: [b.x0, b.y0, b.x1, b.y1],
+                    t0: [0; 2],
+                    size: [0; 2],
+                    m: [0; 4],
+                    origin,
+                    sprite: [0; 2],
+                };
+            }
+        };
         let (first, s) = &self.sprites[*sprite];
         let b = p.bounds;
         GpuDraw {
@@ -196,7 +251,7 @@ impl QueryBatch {
 
     /// The members of the query's other side whose bounds meet `a`'s, and the rectangle to test.
     fn candidates(&self, a: usize, against: Against) -> (Vec<usize>, PixelRect) {
-        let ab = self.objects[a].1.bounds;
+        let ab = self.objects[a].bounds();
         let list: Vec<usize> = match against {
             Against::Object(b) | Against::Area(b) => vec![b],
             Against::Group(g) => self.groups[g].clone(),
@@ -204,7 +259,7 @@ impl QueryBatch {
         let mut rect = PixelRect::default();
         let mut hits = Vec::new();
         for m in list {
-            let r = ab.intersect(&self.objects[m].1.bounds);
+            let r = ab.intersect(&self.objects[m].bounds());
             if !r.is_empty() {
                 rect = rect.union(&r);
                 hits.push(m);
@@ -221,6 +276,8 @@ pub struct GpuCollider {
     stencil: wgpu::TextureView,
     write: wgpu::RenderPipeline,
     test: wgpu::RenderPipeline,
+    mesh_write: wgpu::RenderPipeline,
+    mesh_test: wgpu::RenderPipeline,
     area: wgpu::ComputePipeline,
     render_layout: wgpu::BindGroupLayout,
     compute_layout: wgpu::BindGroupLayout,
@@ -311,7 +368,12 @@ impl GpuCollider {
             bind_group_layouts: &[Some(&compute_layout)],
             immediate_size: 0,
         });
-        let pipeline = |compare, pass_op| {
+        let mesh_layout = [Some(wgpu::VertexBufferLayout {
+            array_stride: 8,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x2],
+        })];
+        let pipeline = |compare, pass_op, mesh: bool| {
             let face = wgpu::StencilFaceState {
                 compare,
                 fail_op: wgpu::StencilOperation::Keep,
@@ -323,9 +385,9 @@ impl GpuCollider {
                 layout: Some(&render_pl),
                 vertex: wgpu::VertexState {
                     module: &module,
-                    entry_point: Some("vs"),
+                    entry_point: Some(if mesh { "vs_mesh" } else { "vs" }),
                     compilation_options: Default::default(),
-                    buffers: &[],
+                    buffers: if mesh { &mesh_layout } else { &[] },
                 },
                 primitive: wgpu::PrimitiveState::default(),
                 depth_stencil: Some(wgpu::DepthStencilState {
@@ -336,7 +398,8 @@ impl GpuCollider {
                     bias: wgpu::DepthBiasState::default(),
                 }),
                 multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
+                // Meshes: coverage by the rasterizer alone, no fragment stage.
+                fragment: (!mesh).then(|| wgpu::FragmentState {
                     module: &module,
                     entry_point: Some("fs"),
                     compilation_options: Default::default(),
@@ -346,8 +409,10 @@ impl GpuCollider {
                 cache: None,
             })
         };
-        let write = pipeline(wgpu::CompareFunction::Always, wgpu::StencilOperation::Replace);
-        let test = pipeline(wgpu::CompareFunction::Equal, wgpu::StencilOperation::Keep);
+        let write = pipeline(wgpu::CompareFunction::Always, wgpu::StencilOperation::Replace, false);
+        let test = pipeline(wgpu::CompareFunction::Equal, wgpu::StencilOperation::Keep, false);
+        let mesh_write = pipeline(wgpu::CompareFunction::Always, wgpu::StencilOperation::Replace, true);
+        let mesh_test = pipeline(wgpu::CompareFunction::Equal, wgpu::StencilOperation::Keep, true);
         let area = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("pixel-collide area"),
             layout: Some(&compute_pl),
@@ -356,7 +421,7 @@ impl GpuCollider {
             compilation_options: Default::default(),
             cache: None,
         });
-        Self { options, stencil, write, test, area, render_layout, compute_layout }
+        Self { options, stencil, write, test, mesh_write, mesh_test, area, render_layout, compute_layout }
     }
 
     /// The options in use.
@@ -369,6 +434,7 @@ impl GpuCollider {
     pub fn record(&self, device: &wgpu::Device, batch: &QueryBatch, encoder: &mut wgpu::CommandEncoder) -> Recorded {
         let side = self.options.target_size as i32;
         let mut draws: Vec<GpuDraw> = Vec::new();
+        let mut draw_objects: Vec<usize> = Vec::new();
         // Per slot: first stencil draw, count, tested draw, scissor size.
         let mut slots: Vec<(u32, u32, u32, [u32; 2])> = Vec::new();
         let mut jobs: Vec<GpuJob> = Vec::new();
@@ -390,8 +456,10 @@ impl GpuCollider {
                         let origin = [x, y];
                         let first = draws.len() as u32;
                         draws.extend(members.iter().map(|&m| batch.draw(m, origin)));
+                        draw_objects.extend(&members);
                         let tested = draws.len() as u32;
                         draws.push(batch.draw(a, origin));
+                        draw_objects.push(a);
                         let size = [(rect.x1 - x).min(side) as u32, (rect.y1 - y).min(side) as u32];
                         slots.push((first, members.len() as u32, tested, size));
                         x += side;
@@ -400,12 +468,15 @@ impl GpuCollider {
                 }
                 entry.slots.1 = slots.len() - entry.slots.0;
             }
-            if entry.area || self.options.confirm_hits {
+            let any_mesh = batch.objects[a].mesh_range().is_some()
+                || members.iter().any(|&m| batch.objects[m].mesh_range().is_some());
+            if entry.area || (self.options.confirm_hits && !any_mesh) {
                 for &m in &members {
-                    let r = batch.objects[a].1.bounds.intersect(&batch.objects[m].1.bounds);
+                    let r = batch.objects[a].bounds().intersect(&batch.objects[m].bounds());
                     let da = draws.len() as u32;
                     draws.push(batch.draw(a, [0, 0]));
                     draws.push(batch.draw(m, [0, 0]));
+                    draw_objects.extend([a, m]);
                     jobs.push(GpuJob { ab: [da, da + 1, 0, 0], rect: [r.x0, r.y0, r.x1, r.y1] });
                 }
                 entry.jobs.1 = jobs.len() - entry.jobs.0;
@@ -442,6 +513,14 @@ impl GpuCollider {
             })
         };
 
+        let draw_mesh: Vec<Option<(u32, u32)>> = draw_objects.iter().map(|&o| batch.objects[o].mesh_range()).collect();
+        let vertex_buf = (!batch.mesh_vertices.is_empty()).then(|| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("pixel-collide mesh vertices"),
+                contents: bytemuck::cast_slice(&batch.mesh_vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            })
+        });
         let occlusion = (!slots.is_empty()).then(|| {
             let params_buf = make_params(0);
             let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -493,15 +572,36 @@ impl GpuCollider {
                         multiview_mask: None,
                     });
                     rp.set_bind_group(0, &bind, &[]);
+                    if let Some(v) = &vertex_buf {
+                        rp.set_vertex_buffer(0, v.slice(..));
+                    }
                     for (k, &(first, count, tested, size)) in pass_slots.iter().enumerate() {
                         let query = (pass_index * SLOTS_PER_PASS + k) as u32;
                         rp.set_stencil_reference(k as u32 + 1);
                         rp.set_scissor_rect(0, 0, size[0], size[1]);
-                        rp.set_pipeline(&self.write);
-                        rp.draw(0..6, first..first + count);
-                        rp.set_pipeline(&self.test);
+                        for i in first..first + count {
+                            match draw_mesh[i as usize] {
+                                None => {
+                                    rp.set_pipeline(&self.write);
+                                    rp.draw(0..6, i..i + 1);
+                                }
+                                Some((v, n)) => {
+                                    rp.set_pipeline(&self.mesh_write);
+                                    rp.draw(v..v + n, i..i + 1);
+                                }
+                            }
+                        }
                         rp.begin_occlusion_query(query);
-                        rp.draw(0..6, tested..tested + 1);
+                        match draw_mesh[tested as usize] {
+                            None => {
+                                rp.set_pipeline(&self.test);
+                                rp.draw(0..6, tested..tested + 1);
+                            }
+                            Some((v, n)) => {
+                                rp.set_pipeline(&self.mesh_test);
+                                rp.draw(v..v + n, tested..tested + 1);
+                            }
+                        }
                         rp.end_occlusion_query();
                     }
                 }

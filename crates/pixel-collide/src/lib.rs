@@ -71,6 +71,7 @@
 mod error;
 mod gpu;
 mod mask;
+mod mesh;
 pub mod shapes;
 mod sprite;
 
@@ -78,6 +79,7 @@ pub use error::Error;
 pub use glam;
 pub use gpu::{GpuCollider, GpuOptions, Id, Pending, QueryBatch, Recorded, Results};
 pub use mask::{Mask, overlap_area, overlaps};
+pub use mesh::{MESH_SUBPIXEL_BITS, Mesh, MeshPlacement};
 pub use sprite::{
     FIXED_BITS, MAX_EXTENT, MAX_POSITION, MAX_SCALE, MAX_SPRITE_SIDE, MIN_SCALE, PixelRect, Placement, Pose, Sprite,
 };

@@ -224,3 +224,55 @@ proptest! {
         check_batch(&shapes, &poses, target)?;
     }
 }
+
+/// Meshes go through the rasterizer: GPU and CPU may differ only where a pixel centre lies
+/// exactly on a triangle edge (the tie rule is the implementation's). Measures how often pair
+/// answers differ, and checks every difference is explained by such a pixel.
+#[test]
+fn meshes_agree_with_the_cpu_up_to_tie_pixels() {
+    use lore_pixel_collide::{Mesh, MeshPlacement};
+    let g = gpu();
+    let c = collider(128);
+    let mut rng = 12345u64;
+    let mut next = move |lo: f32, hi: f32| {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lo + (hi - lo) * ((rng >> 40) as f32 / (1u64 << 24) as f32)
+    };
+    let sprite = blob(20, 20, 4);
+    let mut b = QueryBatch::new();
+    let sid = b.add_sprite(&sprite);
+    let mut cases = Vec::new();
+    for i in 0..300 {
+        // Half the meshes on a coarse grid (many centres exactly on edges), half anywhere.
+        let snap = |v: f32| if i % 2 == 0 { (v * 2.0).round() / 2.0 } else { v };
+        let tris: Vec<_> =
+            (0..3).map(|_| [0; 3].map(|_| Vec2::new(snap(next(-12.0, 12.0)), snap(next(-12.0, 12.0))))).collect();
+        let mesh = Mesh::new(tris).unwrap();
+        let mp = Pose::at(Vec2::new(snap(next(0.0, 30.0)), snap(next(0.0, 30.0))));
+        let sp = Pose::at(Vec2::new(next(0.0, 30.0), next(0.0, 30.0))).rotated(next(0.0, 6.0));
+        let m = b.add_mesh(&mesh, mp).unwrap();
+        let s = b.add_object(sid, sp).unwrap();
+        let q = b.pair(m, s).unwrap();
+        let q2 = b.pair(s, m).unwrap();
+        cases.push((MeshPlacement::new(&mesh, mp).unwrap(), Mask::rasterize(&sprite, sp).unwrap(), q, q2));
+    }
+    let r = c.run(&g.device, &g.queue, &b).unwrap();
+    let (mut differ, mut hits, mut ties) = (0, 0, 0);
+    for (mp, sm, q, q2) in &cases {
+        let cpu = mp.rasterize().overlaps(sm);
+        hits += usize::from(cpu);
+        let tie = mp.tie_pixels().overlaps(sm);
+        ties += usize::from(tie);
+        for gpu_answer in [r.overlaps(*q), r.overlaps(*q2)] {
+            if gpu_answer != cpu {
+                differ += 1;
+                assert!(tie, "GPU and CPU differ on a mesh pair with no pixel centre on an edge");
+            }
+        }
+    }
+    eprintln!(
+        "meshes: {differ} of {} answers differ from the CPU; {hits} CPU hits; {ties} pairs touch a tie pixel",
+        2 * cases.len()
+    );
+    assert!(hits > 30 && hits < 270, "too few or too many hits to mean anything: {hits}");
+}
