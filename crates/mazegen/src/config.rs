@@ -37,7 +37,8 @@ pub enum TreeAlgorithm {
     #[default]
     Kruskal,
     /// Wilson's loop-erased random walks: with bias 0 the tree is exactly uniform among all
-    /// spanning trees; with a bias, walks step horizontally with weight `1 + bias`.
+    /// spanning trees; with a bias, walks step horizontally with weight `1 + bias` and vertically
+    /// with `1 - bias`, each at least 0.01 so a walk can always leave its row or column.
     Wilson,
 }
 

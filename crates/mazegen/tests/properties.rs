@@ -3,7 +3,7 @@
 
 mod common;
 
-use lore_mazegen::{CellMap, Config, Generator, Step, TileMap, check, generate, measure};
+use lore_mazegen::{CellMap, Config, Generator, Step, TileMap, TreeAlgorithm, check, generate, measure};
 use proptest::prelude::*;
 
 proptest! {
@@ -22,7 +22,8 @@ proptest! {
     #[test]
     fn grid_mazes_are_sound(seed in any::<u64>(), w in 1u32..40, h in 1u32..30, zones in 1u16..10, cycles in 0u32..40, bias in -1.0f32..=1.0) {
         let zones = zones.min((w * h) as u16).max(1);
-        let maze = generate(&Config::grid(w, h).zones(zones).cycles(cycles).bias(bias).seed(seed)).unwrap();
+        let tree = if seed % 2 == 0 { TreeAlgorithm::Kruskal } else { TreeAlgorithm::Wilson };
+        let maze = generate(&Config::grid(w, h).zones(zones).cycles(cycles).bias(bias).tree(tree).seed(seed)).unwrap();
         common::assert_sound(&maze);
         // The cell map and tile map agree with the edges.
         let cells = CellMap::from_maze(&maze).unwrap();

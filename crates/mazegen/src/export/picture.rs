@@ -120,25 +120,25 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
                 shapes.push(Shape::Line {
                     a: px(maze.positions[a as usize]),
                     b: px(maze.positions[b as usize]),
-                    width: (s / 10.0).max(0.5),
-                    rgb: [225, 225, 230],
+                    width: (s / 10.0).max(1.0),
+                    rgb: [190, 190, 200],
                 });
             }
         }
         for e in &maze.edges {
             let (a, b) = (px(maze.positions[e.a as usize]), px(maze.positions[e.b as usize]));
             match e.door {
-                Some(d) => shapes.push(Shape::Line { a, b, width: (s * 0.6).max(2.0), rgb: colour_rgb(d) }),
+                Some(d) => shapes.push(Shape::Line { a, b, width: (s * 0.6).max(6.0), rgb: colour_rgb(d) }),
                 None => {
                     let rgb = if e.kind == EdgeKind::Cycle { CYCLE } else { EDGE };
-                    shapes.push(Shape::Line { a, b, width: (s / 5.0).max(1.0), rgb });
+                    shapes.push(Shape::Line { a, b, width: (s / 5.0).max(2.0), rgb });
                 }
             }
         }
         for (i, &p) in maze.positions.iter().enumerate() {
             let z = maze.zone.get(i).copied().unwrap_or(0);
-            shapes.push(Shape::Disk { c: px(p), r: (s * 0.45).max(1.5), rgb: WALL });
-            shapes.push(Shape::Disk { c: px(p), r: (s * 0.35).max(1.0), rgb: zone_rgb(z) });
+            shapes.push(Shape::Disk { c: px(p), r: (s * 0.45).max(4.0), rgb: WALL });
+            shapes.push(Shape::Disk { c: px(p), r: (s * 0.35).max(3.0), rgb: zone_rgb(z) });
         }
     }
     if style.show_solution
@@ -149,7 +149,7 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
                 shapes.push(Shape::Line {
                     a: px(maze.positions[w[0] as usize]),
                     b: px(maze.positions[w[1] as usize]),
-                    width: (s / 8.0).max(1.0),
+                    width: (s / 8.0).max(1.5),
                     rgb: PATH,
                 });
             }
@@ -157,12 +157,12 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
     }
     for k in &maze.keys {
         let c = px(maze.positions[k.node as usize]);
-        shapes.push(Shape::Disk { c, r: (s * 0.42).max(3.0), rgb: WALL });
-        shapes.push(Shape::Disk { c, r: (s * 0.32).max(2.0), rgb: colour_rgb(k.colour) });
+        shapes.push(Shape::Disk { c, r: (s * 0.42).max(7.0), rgb: WALL });
+        shapes.push(Shape::Disk { c, r: (s * 0.32).max(5.0), rgb: colour_rgb(k.colour) });
     }
     let root = px(maze.positions[maze.root as usize]);
-    shapes.push(Shape::Disk { c: root, r: (s * 0.42).max(3.0), rgb: [0, 0, 0] });
-    shapes.push(Shape::Disk { c: root, r: (s * 0.22).max(1.5), rgb: [255, 255, 255] });
+    shapes.push(Shape::Disk { c: root, r: (s * 0.42).max(7.0), rgb: [0, 0, 0] });
+    shapes.push(Shape::Disk { c: root, r: (s * 0.22).max(3.5), rgb: [255, 255, 255] });
     Ok(Canvas { size, shapes })
 }
 

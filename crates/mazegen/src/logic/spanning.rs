@@ -97,10 +97,15 @@ fn kruskal(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool]
     tree
 }
 
+/// Smallest step weight of a Wilson walk.
+const WILSON_MIN_WEIGHT: f64 = 0.01;
+
 /// Wilson's algorithm with loop-erased random walks (weighted by the bias).
+/// Walk weights are floored at [`WILSON_MIN_WEIGHT`]: a zero weight would trap a walk in one row
+/// (bias 1) or column (bias −1) forever.
 fn wilson(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool], bias: f32) -> Vec<u32> {
     let adj = Adjacency::new(n, graph.iter().map(|e| (e[0], e[1])));
-    let (wh, wv) = (f64::from(1.0 + bias), f64::from(1.0 - bias));
+    let (wh, wv) = (f64::from(1.0 + bias).max(WILSON_MIN_WEIGHT), f64::from(1.0 - bias).max(WILSON_MIN_WEIGHT));
     let mut in_tree = vec![false; n];
     // `next[v]`: the edge the latest walk left `v` by (loop erasure keeps only the last exit).
     let mut next = vec![(NO_NODE, NO_NODE); n];
@@ -182,4 +187,47 @@ pub(crate) fn orient(n: usize, tree: &[(u32, u32)], root: u32) -> Rooted {
         }
     }
     Rooted { parent, order, depth, children }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn is_spanning_tree(n: usize, graph: &[[u32; 2]], tree: &[u32]) -> bool {
+        let mut sets = UnionFind::<u32>::new(n);
+        tree.len() + 1 == n && tree.iter().all(|&e| sets.union(graph[e as usize][0], graph[e as usize][1]))
+    }
+
+    #[test]
+    fn both_algorithms_give_spanning_trees() {
+        let (_, graph) = crate::grid::grid_graph(9, 7);
+        let horizontal: Vec<bool> = graph.iter().map(|&[a, b]| b == a + 1).collect();
+        for algorithm in [TreeAlgorithm::Kruskal, TreeAlgorithm::Wilson] {
+            for bias in [-1.0, -0.3, 0.0, 0.7, 1.0] {
+                let mut rng = Pcg64Mcg::seed_from_u64(3);
+                let tree = random_tree(&mut rng, 63, &graph, &horizontal, bias, algorithm);
+                assert!(is_spanning_tree(63, &graph, &tree), "{algorithm:?} {bias}");
+            }
+        }
+    }
+
+    #[test]
+    fn full_bias_keeps_every_row_whole() {
+        let (_, graph) = crate::grid::grid_graph(9, 7);
+        let horizontal: Vec<bool> = graph.iter().map(|&[a, b]| b == a + 1).collect();
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        let tree = random_tree(&mut rng, 63, &graph, &horizontal, 1.0, TreeAlgorithm::Kruskal);
+        // Horizontal edges come first, so all 7 × 8 of them are taken, then 6 verticals.
+        assert_eq!(tree.iter().filter(|&&e| horizontal[e as usize]).count(), 56);
+    }
+
+    #[test]
+    fn orient_gives_parents_and_depths() {
+        let r = orient(4, &[(2, 1), (1, 0), (1, 3)], 0);
+        assert_eq!(r.parent, vec![NO_NODE, 0, 1, 1]);
+        assert_eq!(r.depth, vec![0, 1, 2, 2]);
+        assert_eq!(r.order[0], 0);
+        assert_eq!(r.children, vec![1, 2, 0, 0]);
+    }
 }

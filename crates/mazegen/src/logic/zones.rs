@@ -96,3 +96,50 @@ pub(crate) fn simulate_balance(tree: &Rooted, k: u16, scratch: &mut Vec<u32>) ->
     let ideal = n as f64 / f64::from(k);
     sizes.iter().map(|&s| (f64::from(s) - ideal).abs() / ideal).fold(0.0, f64::max)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::spanning::orient;
+
+    /// Root 0 with a chain 0-1-2-3-4-5 and a branch 1-6.
+    fn tree() -> Rooted {
+        orient(7, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (1, 6)], 0)
+    }
+
+    #[test]
+    fn door_goes_above_the_subtree_nearest_the_target() {
+        let t = tree();
+        let zone = vec![0u16; 7];
+        let mut scratch = Vec::new();
+        // Subtree sizes: 1 → 6, 2 → 4, 3 → 3, 4 → 2, 5 → 1, 6 → 1.
+        assert_eq!(choose_door(&t.order, &t.parent, &zone, 3.2, &mut scratch), Some((3, 3)));
+        assert_eq!(choose_door(&t.order, &t.parent, &zone, 1.0, &mut scratch), Some((5, 1)));
+        let mut zone = zone;
+        mark_zone(&t.order, &t.parent, &mut zone, 3, 2);
+        assert_eq!(zone, vec![0, 0, 0, 2, 2, 2, 0]);
+        // Sizes no longer count nodes behind the door: node 2's subtree is now just itself.
+        assert_eq!(choose_door(&t.order, &t.parent, &zone, 1.4, &mut scratch), Some((2, 1)));
+    }
+
+    #[test]
+    fn keys_go_to_the_deepest_free_leaf_of_the_start_zone() {
+        let t = tree();
+        let leaves = [5u32, 6];
+        let mut zone = vec![0u16; 7];
+        assert_eq!(choose_key_node(&leaves, &t.order, &t.depth, &zone, &[]), 5);
+        zone[5] = 1;
+        assert_eq!(choose_key_node(&leaves, &t.order, &t.depth, &zone, &[]), 6);
+        let taken = [Key { colour: 0, node: 6 }];
+        // No free leaf left: the deepest free node of zone 0.
+        assert_eq!(choose_key_node(&leaves, &t.order, &t.depth, &zone, &taken), 4);
+    }
+
+    #[test]
+    fn simulated_balance_of_a_perfect_split_is_zero() {
+        // A chain of 6 from the root split in 3: subtrees of 2 exist at every step.
+        let t = orient(6, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)], 0);
+        let mut scratch = Vec::new();
+        assert!(simulate_balance(&t, 3, &mut scratch).abs() < 1e-12);
+    }
+}

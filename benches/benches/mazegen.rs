@@ -1,0 +1,58 @@
+//! lore-mazegen against knossos on grid mazes, plus the logic-maze pipeline and the checker.
+//! Run: `cargo bench -p lore-benches --bench mazegen`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use knossos::maze::{Bias, BinaryTree, Kruskal, OrthogonalMazeBuilder, RecursiveBacktracking, Sidewinder};
+use lore_mazegen::{Config, TreeAlgorithm, check, generate};
+
+fn knossos(width: usize, height: usize, algorithm: Box<dyn knossos::maze::Algorithm>) -> knossos::maze::OrthogonalMaze {
+    OrthogonalMazeBuilder::new().width(width).height(height).algorithm(algorithm).seed(Some(1)).build()
+}
+
+/// A bare spanning-tree grid maze: one zone, first tree kept (what knossos builds).
+fn lore_grid(w: u32, h: u32, tree: TreeAlgorithm) -> Config {
+    Config::grid(w, h).zones(1).balance(0.25, 1).tree(tree).seed(1)
+}
+
+fn grid_1000(c: &mut Criterion) {
+    let mut g = c.benchmark_group("grid_1000x1000");
+    g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
+    g.bench_function("lore_kruskal", |b| b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal))).unwrap()));
+    g.bench_function("lore_kruskal_16_zones", |b| {
+        b.iter(|| generate(black_box(&Config::grid(1000, 1000).zones(16).balance(0.25, 1).seed(1))).unwrap());
+    });
+    g.bench_function("knossos_sidewinder", |b| b.iter(|| knossos(1000, 1000, Box::new(Sidewinder))));
+    g.bench_function("knossos_binary_tree", |b| b.iter(|| knossos(1000, 1000, Box::new(BinaryTree::new(Bias::NorthEast)))));
+    g.bench_function("knossos_recursive_backtracking", |b| b.iter(|| knossos(1000, 1000, Box::new(RecursiveBacktracking))));
+    g.finish();
+}
+
+fn grid_100(c: &mut Criterion) {
+    let mut g = c.benchmark_group("grid_100x100");
+    g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
+    g.bench_function("lore_kruskal", |b| b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Kruskal))).unwrap()));
+    g.bench_function("lore_wilson", |b| b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Wilson))).unwrap()));
+    g.bench_function("knossos_kruskal", |b| b.iter(|| knossos(100, 100, Box::new(Kruskal))));
+    g.finish();
+}
+
+fn logic(c: &mut Criterion) {
+    let mut g = c.benchmark_group("logic_pipeline");
+    g.sample_size(10).measurement_time(Duration::from_secs(6)).warm_up_time(Duration::from_secs(1));
+    for n in [10_000u32, 100_000] {
+        let config = Config::points(n).zones(16).cycles(n / 20).seed(1);
+        g.bench_function(format!("lore_{n}_points_16_zones"), |b| b.iter(|| generate(black_box(&config)).unwrap()));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("checker");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    let maze = generate(&Config::points(100_000).zones(16).cycles(5_000).seed(1)).unwrap();
+    g.bench_function("lore_check_100k_nodes_16_zones", |b| b.iter(|| check(black_box(&maze)).unwrap()));
+    g.finish();
+}
+
+criterion_group!(benches, grid_100, logic, grid_1000);
+criterion_main!(benches);

@@ -1,0 +1,205 @@
+//! The checker on hand-made mazes, solvable and not, and the exports on generated ones.
+
+use lore_mazegen::{
+    Config, Edge, EdgeKind, Key, Layout, Maze, MazeError, Unsolvable, check, generate, measure, to_ascii, to_json,
+};
+use lore_mazegen::{Vec2, to_png, to_svg};
+
+/// A path 0 - 1 - 2 - 3 with doors on the given edges (edge i joins i and i + 1) and keys.
+fn path(doors: &[(usize, u8)], keys: &[(u8, u32)]) -> Maze {
+    let mut edges: Vec<Edge> = (0..3).map(|i| Edge { a: i, b: i + 1, door: None, kind: EdgeKind::Tree }).collect();
+    for &(e, c) in doors {
+        edges[e].door = Some(c);
+    }
+    Maze {
+        layout: Layout::Points,
+        positions: (0..4).map(|i| Vec2::new(i as f32, 0.0)).collect(),
+        graph: (0..3).map(|i| [i, i + 1]).collect(),
+        root: 0,
+        parent: vec![u32::MAX, 0, 1, 2],
+        edges,
+        keys: keys.iter().map(|&(colour, node)| Key { colour, node }).collect(),
+        zone: vec![0; 4],
+        zone_count: 1 + doors.len() as u16,
+    }
+}
+
+#[test]
+fn solvable_path_reports_order_and_walk() {
+    // Key 0 at node 1 opens the door between 1 and 2; key 1 at node 2 opens 2-3.
+    let maze = path(&[(1, 0), (2, 1)], &[(0, 1), (1, 2)]);
+    let s = check(&maze).unwrap();
+    assert_eq!(s.key_order, vec![Key { colour: 0, node: 1 }, Key { colour: 1, node: 2 }]);
+    assert_eq!(s.door_order, vec![1, 2]);
+    assert_eq!(s.path, vec![0, 1, 2, 3]);
+    assert_eq!(s.critical_path_len, 3);
+    assert_eq!(s.zone_sizes, vec![2, 1, 1]);
+    assert_eq!(s.dead_ends, 2);
+    let m = measure(&maze, &s);
+    assert_eq!(m.cycles, 0);
+    assert!((m.horizontality - 1.0).abs() < 1e-9);
+    assert!((m.turn_ratio - 0.0).abs() < 1e-9, "a straight path never turns");
+}
+
+#[test]
+fn key_behind_its_own_door_is_unsolvable() {
+    let maze = path(&[(1, 0)], &[(0, 3)]);
+    assert_eq!(check(&maze), Err(MazeError::Unsolvable(Unsolvable::KeyLocked { colour: 0, key_node: 3 })));
+}
+
+#[test]
+fn door_without_key_is_unsolvable() {
+    let maze = path(&[(0, 4)], &[]);
+    assert_eq!(check(&maze), Err(MazeError::Unsolvable(Unsolvable::NoKey { colour: 4 })));
+}
+
+#[test]
+fn keys_in_the_wrong_order_are_unsolvable() {
+    // The key of door 1 (edge 0-1) lies behind door 0 (edge 1-2), whose key lies behind door 1.
+    let maze = path(&[(0, 1), (1, 0)], &[(0, 1), (1, 3)]);
+    let err = check(&maze).unwrap_err();
+    assert_eq!(err, MazeError::Unsolvable(Unsolvable::KeyLocked { colour: 1, key_node: 3 }));
+    assert!(err.to_string().contains("colour 1"), "{err}");
+}
+
+#[test]
+fn disconnected_node_is_unsolvable() {
+    let mut maze = path(&[], &[]);
+    maze.edges.pop();
+    assert_eq!(check(&maze), Err(MazeError::Unsolvable(Unsolvable::Disconnected { node: 3 })));
+}
+
+#[test]
+fn malformed_mazes_are_errors_not_panics() {
+    let mut maze = path(&[], &[]);
+    maze.edges[0].b = 99;
+    assert!(matches!(check(&maze), Err(MazeError::Malformed(_))));
+    let mut maze = path(&[], &[(0, 42)]);
+    assert!(matches!(check(&maze), Err(MazeError::Malformed(_))));
+    maze.keys.clear();
+    maze.root = 4;
+    assert!(matches!(check(&maze), Err(MazeError::Malformed(_))));
+    assert!(matches!(to_svg(&maze, &Default::default()), Err(MazeError::Malformed(_))));
+    let empty = Maze {
+        positions: vec![],
+        parent: vec![],
+        zone: vec![],
+        edges: vec![],
+        graph: vec![],
+        keys: vec![],
+        ..path(&[], &[])
+    };
+    assert!(matches!(check(&empty), Err(MazeError::Malformed(_))));
+    // A point maze has no tile map.
+    assert!(matches!(to_ascii(&path(&[], &[])), Err(MazeError::Malformed(_))));
+}
+
+#[test]
+fn bad_configs_are_rejected() {
+    let bad = [
+        Config::points(2),
+        Config::grid(0, 5),
+        Config::grid(5, 5).zones(0),
+        Config::grid(5, 5).zones(26),
+        Config::grid(50, 50).zones(300),
+        Config::grid(5, 5).bias(1.5),
+        Config::grid(5, 5).bias(f32::NAN),
+        Config::grid(100_000, 100_000),
+        Config::points(10).root(10),
+        Config::grid(5, 5).balance(0.2, 0),
+        Config {
+            shape: lore_mazegen::Shape::Points { count: 10, width: f32::INFINITY, height: 1.0 },
+            ..Config::points(10)
+        },
+    ];
+    for config in bad {
+        assert!(matches!(generate(&config), Err(MazeError::Config(_))), "{config:?}");
+    }
+}
+
+#[test]
+fn same_seed_same_maze_different_seed_different_maze() {
+    let a = generate(&Config::points(300).zones(5).cycles(10).seed(9)).unwrap();
+    let b = generate(&Config::points(300).zones(5).cycles(10).seed(9)).unwrap();
+    let c = generate(&Config::points(300).zones(5).cycles(10).seed(10)).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+/// Pins the output of one seed, so a change of RNG, algorithm or platform shows up.
+#[test]
+fn golden_grid_maze() {
+    let maze = generate(&Config::grid(16, 6).zones(3).bias(0.6).seed(3)).unwrap();
+    let expected = "\
+#################################
+#@          #         #         #
+# ### ############### ### #######
+# # #     #     #           #   #
+### # ####### ####### # ####### #
+#     #         #     #         #
+# ############# #########B#######
+#             A                 #
+########### ################### #
+#a#     #   #b    #     #       #
+# ##### ### ##### ### ### #######
+#           #                   #
+#################################
+";
+    assert_eq!(to_ascii(&maze).unwrap(), expected);
+}
+
+#[test]
+fn json_export_parses_and_matches() {
+    let maze = generate(&Config::points(120).zones(4).cycles(5).seed(2)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&to_json(&maze)).unwrap();
+    assert_eq!(v["nodes"].as_array().unwrap().len(), maze.node_count());
+    assert_eq!(v["edges"].as_array().unwrap().len(), maze.edges.len());
+    assert_eq!(v["doors"].as_array().unwrap().len(), 3);
+    assert_eq!(v["keys"].as_array().unwrap().len(), 3);
+    assert_eq!(v["root"].as_u64(), Some(u64::from(maze.root)));
+    assert_eq!(v["layout"], "points");
+    let door = &v["doors"][0];
+    let edge = &maze.edges[door["edge"].as_u64().unwrap() as usize];
+    assert_eq!(door["colour"].as_u64(), edge.door.map(u64::from));
+    let grid = generate(&Config::grid(5, 4).zones(2).seed(2)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&to_json(&grid)).unwrap();
+    assert_eq!(v["layout"]["grid"], serde_json::json!([5, 4]));
+}
+
+#[test]
+fn pictures_show_zone_door_and_key_colours() {
+    use lore_mazegen::{Style, colour_rgb, to_rgba, zone_rgb};
+    let maze = generate(&Config::grid(12, 8).zones(4).seed(4)).unwrap();
+    let style = Style { scale: 10.0, ..Style::default() };
+    let (w, h, px) = to_rgba(&maze, &style).unwrap();
+    assert_eq!((w, h), (12 * 10 + 16, 8 * 10 + 16));
+    let count = |rgb: [u8; 3]| px.chunks(4).filter(|p| p[..3] == rgb).count();
+    for z in 0..4 {
+        assert!(count(zone_rgb(z)) > 30, "zone {z}");
+    }
+    for c in 0..3 {
+        assert!(count(colour_rgb(c)) > 10, "door/key colour {c}");
+    }
+    // Cell centres without a key or the start marker show their zone's tint (cell (x, y) spans
+    // pixels 8 + 10x .. 8 + 10x + 10, rows top to bottom).
+    let at = |x: u32, y: u32| &px[((y * w + x) * 4) as usize..((y * w + x) * 4 + 3) as usize];
+    let mut checked = 0;
+    for node in 1..96u32 {
+        if maze.keys.iter().any(|k| k.node == node) {
+            continue;
+        }
+        let (cx, cy) = (node % 12, node / 12);
+        assert_eq!(at(8 + 10 * cx + 5, 8 + 10 * cy + 5), &zone_rgb(maze.zone[node as usize])[..], "cell {node}");
+        checked += 1;
+    }
+    assert!(checked > 80);
+    let png = to_png(&maze, &style).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let svg = to_svg(&maze, &style).unwrap();
+    assert!(
+        svg.starts_with("<svg")
+            && svg.contains(&format!("#{:02x}{:02x}{:02x}", colour_rgb(0)[0], colour_rgb(0)[1], colour_rgb(0)[2]))
+    );
+    assert!(matches!(to_png(&maze, &Style { scale: f32::NAN, ..style }), Err(MazeError::Export(_))));
+    assert!(matches!(to_png(&maze, &Style { scale: 10_000.0, ..style }), Err(MazeError::Export(_))));
+}
