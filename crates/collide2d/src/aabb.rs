@@ -106,10 +106,10 @@ fn smooth(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
 fn teleport(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
     let mut b = start.translated(motion);
     for _ in 0..16 {
-        let deepest = obstacles
-            .iter()
-            .filter_map(|o| query::aabb_aabb(&b, o))
-            .fold(None, |best: Option<query::Contact>, c| if best.is_none_or(|x| c.depth > x.depth) { Some(c) } else { best });
+        let deepest =
+            obstacles.iter().filter_map(|o| query::aabb_aabb(&b, o)).fold(None, |best: Option<query::Contact>, c| {
+                if best.is_none_or(|x| c.depth > x.depth) { Some(c) } else { best }
+            });
         match deepest {
             Some(c) => b = b.translated(c.normal * c.depth),
             None => break,

@@ -93,11 +93,7 @@ impl CharacterController {
         let climbing = motion.y <= 0.0 || motion.x != 0.0;
         swept(from, self.radius, motion, shapes, &self.options, |n| {
             // A steep slope met while walking acts as a vertical wall: no climbing it.
-            if climbing && n.y > 0.0 && n.y < walkable_cos - 1e-6 {
-                Vec2::new(n.x.signum(), 0.0)
-            } else {
-                n
-            }
+            if climbing && n.y > 0.0 && n.y < walkable_cos - 1e-6 { Vec2::new(n.x.signum(), 0.0) } else { n }
         })
         .position
     }

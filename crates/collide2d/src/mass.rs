@@ -47,8 +47,8 @@ impl MassProperties {
         let l = c.segment.length();
         let m_rect = 2.0 * r * l;
         let m_disk = PI * r * r;
-        let inertia = m_rect * (l * l + 4.0 * r * r) / 12.0
-            + m_disk * (r * r / 2.0 + l * l / 4.0 + 4.0 * l * r / (3.0 * PI));
+        let inertia =
+            m_rect * (l * l + 4.0 * r * r) / 12.0 + m_disk * (r * r / 2.0 + l * l / 4.0 + 4.0 * l * r / (3.0 * PI));
         Self { area: m_rect + m_disk, centroid: (c.segment.a + c.segment.b) * 0.5, inertia }
     }
 

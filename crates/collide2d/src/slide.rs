@@ -206,9 +206,7 @@ fn discrete<S: Shape>(center: Vec2, radius: f32, motion: Vec2, shapes: &[S], opt
                 let c = deepest_contact(p, radius, shapes);
                 (c, c.map_or(0.0, |c| c.depth))
             }
-            Order::FirstFound => {
-                (shapes.iter().find_map(|s| s.disk_contact(p, radius)), max_depth(p, radius, shapes))
-            }
+            Order::FirstFound => (shapes.iter().find_map(|s| s.disk_contact(p, radius)), max_depth(p, radius, shapes)),
         };
         if depth_here < best.1 {
             best = (p, depth_here);
@@ -340,4 +338,44 @@ pub(crate) fn swept<S: Shape>(
         depth = fixed.depth;
     }
     SlideOutcome { position: p, depth, resolved: depth <= tol, contacts, last_normal }
+}
+
+/// Any of the crate's static shapes, for levels that mix them in one slice.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Collider {
+    /// A segment (floors, walls, slopes).
+    Segment(Segment),
+    /// A box (tiles).
+    Aabb(Aabb),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A convex polygon.
+    Polygon(ConvexPolygon),
+}
+
+impl Shape for Collider {
+    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
+        match self {
+            Collider::Segment(s) => s.disk_contact(center, radius),
+            Collider::Aabb(s) => s.disk_contact(center, radius),
+            Collider::Capsule(s) => s.disk_contact(center, radius),
+            Collider::Polygon(s) => s.disk_contact(center, radius),
+        }
+    }
+    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
+        match self {
+            Collider::Segment(s) => s.disk_cast(center, radius, motion),
+            Collider::Aabb(s) => s.disk_cast(center, radius, motion),
+            Collider::Capsule(s) => s.disk_cast(center, radius, motion),
+            Collider::Polygon(s) => s.disk_cast(center, radius, motion),
+        }
+    }
+    fn bounds(&self) -> Aabb {
+        match self {
+            Collider::Segment(s) => s.bounds(),
+            Collider::Aabb(s) => s.bounds(),
+            Collider::Capsule(s) => s.bounds(),
+            Collider::Polygon(s) => s.bounds(),
+        }
+    }
 }

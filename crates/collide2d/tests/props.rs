@@ -162,7 +162,8 @@ fn hull_rejects_degenerate_input() {
     assert!(ConvexPolygon::hull(&[Vec2::ZERO, Vec2::ONE, Vec2::ONE * 2.0]).is_err());
     assert!(ConvexPolygon::hull(&[Vec2::ZERO, Vec2::ONE]).is_err());
     assert!(ConvexPolygon::hull(&[Vec2::ZERO, Vec2::X, Vec2::NAN]).is_err());
-    let sq = ConvexPolygon::hull(&[vec2(1.0, 1.0), vec2(0.0, 0.0), vec2(0.5, 0.5), vec2(1.0, 0.0), vec2(0.0, 1.0)]).unwrap();
+    let sq =
+        ConvexPolygon::hull(&[vec2(1.0, 1.0), vec2(0.0, 0.0), vec2(0.5, 0.5), vec2(1.0, 0.0), vec2(0.0, 1.0)]).unwrap();
     assert_eq!(sq.points().len(), 4);
 }
 
@@ -214,10 +215,22 @@ fn polygon_inertia_matches_box_formula() {
 #[test]
 fn bad_inputs_are_typed_errors() {
     use lore_collide2d::Error;
-    assert!(matches!(slide_disk(Vec2::NAN, 1.0, Vec2::X, &[] as &[Segment], &SlideOptions::default()), Err(Error::NonFinite { .. })));
-    assert!(matches!(slide_disk(Vec2::ZERO, 0.0, Vec2::X, &[] as &[Segment], &SlideOptions::default()), Err(Error::NotPositive { .. })));
     assert!(matches!(
-        slide_disk_swept(Vec2::ZERO, 1.0, Vec2::X, &[] as &[Segment], &SlideOptions { iterations: 0, ..SlideOptions::default() }),
+        slide_disk(Vec2::NAN, 1.0, Vec2::X, &[] as &[Segment], &SlideOptions::default()),
+        Err(Error::NonFinite { .. })
+    ));
+    assert!(matches!(
+        slide_disk(Vec2::ZERO, 0.0, Vec2::X, &[] as &[Segment], &SlideOptions::default()),
+        Err(Error::NotPositive { .. })
+    ));
+    assert!(matches!(
+        slide_disk_swept(
+            Vec2::ZERO,
+            1.0,
+            Vec2::X,
+            &[] as &[Segment],
+            &SlideOptions { iterations: 0, ..SlideOptions::default() }
+        ),
         Err(Error::OutOfRange { .. })
     ));
     assert!(matches!(Aabb::new(Vec2::ONE, Vec2::ZERO), Err(Error::InvertedAabb { .. })));

@@ -3,7 +3,8 @@
 
 use glam::{Vec2, vec2};
 use lore_collide2d::{
-    Aabb, AabbMode, CharacterController, Order, Segment, Shape, SlideOptions, resolve_aabb, slide_disk, slide_disk_swept,
+    Aabb, AabbMode, CharacterController, Order, Segment, Shape, SlideOptions, resolve_aabb, slide_disk,
+    slide_disk_swept,
 };
 
 const R: f32 = 0.5;
@@ -103,8 +104,7 @@ fn box_slides_over_tiles_and_pieces_without_snagging() {
         }
     }
     // Pieces modelled as thin boxes (axis-aligned segments).
-    let thin: Vec<Aabb> =
-        pieces().iter().map(|s| Aabb { min: s.a - vec2(0.0, 0.01), max: s.b }).collect();
+    let thin: Vec<Aabb> = pieces().iter().map(|s| Aabb { min: s.a - vec2(0.0, 0.01), max: s.b }).collect();
     let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
     for _ in 0..500 {
         let x = b.min.x;
@@ -140,7 +140,10 @@ fn corners_from_60_to_170_degrees_do_not_jitter() {
             let spread = last.iter().map(|q| q.distance(last[0])).fold(0.0f32, f32::max);
             assert!(spread < 1e-4 * R, "{deg} degrees, swept {swept}: jitter {spread}");
             // And it rests touching both walls or sitting against the right one.
-            let d = walls.iter().map(|w| lore_collide2d::query::point_segment_distance(p, w.a, w.b)).fold(f32::MAX, f32::min);
+            let d = walls
+                .iter()
+                .map(|w| lore_collide2d::query::point_segment_distance(p, w.a, w.b))
+                .fold(f32::MAX, f32::min);
             assert!(d > R * (1.0 - 1e-3), "{deg}: penetrating, d = {d}");
         }
     }
