@@ -318,7 +318,7 @@ impl SlideDemo {
     }
 
     fn step_shot(&mut self) {
-        if self.steps % SHOT_PERIOD == 0 {
+        if self.steps.is_multiple_of(SHOT_PERIOD) {
             self.shot = Some((vec2(3.0, 12.0), vec2(3.0, 12.0), false));
         }
         let Some((p, _, resting)) = self.shot else { return };
