@@ -56,11 +56,14 @@ pub struct GpuOptions {
     /// the occlusion query may be conservative (wgpu's GL backend uses
     /// `ANY_SAMPLES_PASSED_CONSERVATIVE`); [`GpuCollider::new`] turns it on for GL.
     pub confirm_hits: bool,
+    /// Set the scissor to each slot's rectangle (the default). Off, every draw covers the whole
+    /// target: the answers are the same (the tests check it), only slower.
+    pub scissor: bool,
 }
 
 impl Default for GpuOptions {
     fn default() -> Self {
-        Self { target_size: 512, confirm_hits: false }
+        Self { target_size: 512, confirm_hits: false, scissor: true }
     }
 }
 
@@ -578,7 +581,11 @@ impl GpuCollider {
                     for (k, &(first, count, tested, size)) in pass_slots.iter().enumerate() {
                         let query = (pass_index * SLOTS_PER_PASS + k) as u32;
                         rp.set_stencil_reference(k as u32 + 1);
-                        rp.set_scissor_rect(0, 0, size[0], size[1]);
+                        if self.options.scissor {
+                            rp.set_scissor_rect(0, 0, size[0], size[1]);
+                        } else {
+                            rp.set_scissor_rect(0, 0, side as u32, side as u32);
+                        }
                         for i in first..first + count {
                             match draw_mesh[i as usize] {
                                 None => {

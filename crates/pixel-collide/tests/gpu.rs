@@ -34,7 +34,7 @@ fn graded(w: u32, h: u32, seed: u32) -> Sprite {
 }
 
 fn collider(target: u32) -> GpuCollider {
-    GpuCollider::with_options(&gpu().device, GpuOptions { target_size: target, confirm_hits: false })
+    GpuCollider::with_options(&gpu().device, GpuOptions { target_size: target, ..GpuOptions::default() })
 }
 
 fn mask(s: &Sprite, p: Pose) -> Mask {
@@ -134,7 +134,10 @@ fn one_frame_later_delivery() {
 fn confirmed_hits_equal_unconfirmed_on_an_exact_backend() {
     let g = gpu();
     let plain = collider(128);
-    let confirming = GpuCollider::with_options(&g.device, GpuOptions { target_size: 128, confirm_hits: true });
+    let confirming = GpuCollider::with_options(
+        &g.device,
+        GpuOptions { target_size: 128, confirm_hits: true, ..GpuOptions::default() },
+    );
     let mut b = QueryBatch::new();
     let s = b.add_sprite(&blob(24, 24, 5));
     let objs: Vec<_> = (0..12)
@@ -192,6 +195,12 @@ fn check_batch(shapes: &Shapes, poses: &Poses, target: u32) -> Result<(), TestCa
     let group2 = b.add_group(&objs[20..]).unwrap();
     let gq2 = b.group(objs[10], group2).unwrap();
     let r = c.run(&g.device, &g.queue, &b).unwrap();
+    // Scissored (the default) and unscissored slots give the same answers.
+    let unscissored = GpuCollider::with_options(
+        &g.device,
+        GpuOptions { target_size: target, scissor: false, ..GpuOptions::default() },
+    );
+    prop_assert_eq!(&unscissored.run(&g.device, &g.queue, &b).unwrap(), &r);
     for &(i, pq, aq) in &pairs {
         let area = masks[i].overlap_area(&masks[i + 1]);
         prop_assert_eq!(r.overlaps(pq), area > 0, "pair {}", i);
