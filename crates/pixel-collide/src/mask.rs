@@ -154,23 +154,31 @@ impl Mask {
         if r.is_empty() {
             return;
         }
-        // Read `self` on its own word boundaries when its start is aligned, which is the
-        // common case of a mask that spans the whole common rectangle's left edge.
-        let (ax, bx) = (i64::from(r.x0 - self.bounds.x0), i64::from(r.x0 - other.bounds.x0));
-        let width = i64::from(r.x1 - r.x0);
-        for y in r.y0..r.y1 {
-            let (a, b) = (self.row(y - self.bounds.y0), other.row(y - other.bounds.y0));
-            let mut k = 0i64;
-            while k < width {
-                let n = (width - k).min(64);
-                let keep = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-                if f(bits_at(a, ax + k) & bits_at(b, bx + k) & keep) {
+        // Both offsets are >= 0 (the common rectangle starts inside both masks): split them
+        // into word and shift once, outside the row loop.
+        let (ax, bx) = ((r.x0 - self.bounds.x0) as usize, (r.x0 - other.bounds.x0) as usize);
+        let (wa, sa, wb, sb) = (ax / 64, (ax % 64) as u32, bx / 64, (bx % 64) as u32);
+        let width = (r.x1 - r.x0) as usize;
+        let words = width.div_ceil(64);
+        let last_keep = if width.is_multiple_of(64) { u64::MAX } else { (1u64 << (width % 64)) - 1 };
+        let (ya, yb) = (r.y0 - self.bounds.y0, r.y0 - other.bounds.y0);
+        for j in 0..(r.y1 - r.y0) {
+            let (a, b) = (self.row(ya + j), other.row(yb + j));
+            for k in 0..words {
+                let keep = if k + 1 == words { last_keep } else { u64::MAX };
+                if f(fetch(a, wa + k, sa) & fetch(b, wb + k, sb) & keep) {
                     return;
                 }
-                k += 64;
             }
         }
     }
+}
+
+/// 64 bits of `row` from word `w`, shifted right by `s` bits (bits past the row read as 0).
+#[inline(always)]
+fn fetch(row: &[u64], w: usize, s: u32) -> u64 {
+    let lo = row.get(w).copied().unwrap_or(0);
+    if s == 0 { lo } else { (lo >> s) | (row.get(w + 1).copied().unwrap_or(0) << (64 - s)) }
 }
 
 /// The 64 bits of `row` starting at bit `off` (bits outside the row read as 0).
