@@ -9,6 +9,7 @@
 
 use std::time::Instant;
 
+use lore_pixel_collide::shapes::outlines;
 use lore_pixel_collide::{GpuCollider, Mask, PixelRect, Pose, QueryBatch, Sprite};
 use lore_render::demo::Demo;
 use lore_render::glam::{Vec2, vec2};
@@ -23,6 +24,8 @@ pub const WIDTH: f32 = 1280.0;
 pub const HEIGHT: f32 = 720.0;
 /// The colour shared pixels are drawn in.
 pub const SPARK: Color = Color::rgb(255, 240, 0);
+/// The outline colour of an object that touched something in the last frames.
+pub const OUTLINE: Color = Color::rgb(255, 150, 40);
 /// The tint of an object that touched something in the last frames.
 pub const HIT_TINT: Color = Color::rgb(255, 70, 70);
 
@@ -35,6 +38,8 @@ const ROCKS: usize = 3;
 struct Art {
     sprites: Vec<Sprite>,
     textures: Vec<Texture>,
+    /// Each sprite's outline loops (`shapes::outlines`), in texel units, y-up.
+    outlines: Vec<Vec<Vec<Vec2>>>,
 }
 
 fn make_art(seed: u64) -> Art {
@@ -89,9 +94,11 @@ fn make_art(seed: u64) -> Art {
             })
         }));
     }
-    let sprites = images.iter().map(|(w, h, rgba)| Sprite::from_rgba(*w, *h, rgba, 128).expect("valid art")).collect();
+    let sprites: Vec<Sprite> =
+        images.iter().map(|(w, h, rgba)| Sprite::from_rgba(*w, *h, rgba, 128).expect("valid art")).collect();
     let textures = images.into_iter().map(|(w, h, rgba)| Texture::from_rgba(w, h, rgba).expect("valid art")).collect();
-    Art { sprites, textures }
+    let loops = sprites.iter().map(|s| outlines(&Mask::from_sprite(s, 0, 0))).collect();
+    Art { sprites, textures, outlines: loops }
 }
 
 /// A moving object.
@@ -464,6 +471,19 @@ impl Demo for PixelsDemo {
             sprite(b);
         }
         sprite(&self.player);
+        // Outlines of the touched objects: the sprite's outline loops (bitmap to shapes), posed
+        // like the sprite.
+        for b in self.enemies.iter().chain(std::iter::once(&self.player)).filter(|b| b.flash > 0) {
+            let s = &self.art.sprites[b.art];
+            let half = vec2(s.width() as f32, s.height() as f32) / 2.0;
+            let rot = Vec2::from_angle(b.rot);
+            for lp in &self.art.outlines[b.art] {
+                // Loop points are y-up texel corners: texel space is (x, -y).
+                let pts: Vec<Vec2> =
+                    lp.iter().map(|p| to_world(b.pos + rot.rotate((vec2(p.x, -p.y) - half) * b.scale))).collect();
+                batch.polygon_outline(&pts, 1.5, OUTLINE);
+            }
+        }
         // Shared pixels, one square each.
         for (mask, _) in &self.sparks {
             let r: PixelRect = mask.bounds();

@@ -1,11 +1,11 @@
-//! Renders the pixels demo headless and checks the picture: hits flash red, shared pixels show
-//! in the spark colour, the asteroid field and the ship are there, and the GPU agreed with the
+//! Renders the pixels demo headless and checks the picture: hits flash red with an orange outline,
+//! shared pixels show in the spark colour, the asteroid field and the ship are there, and the GPU agreed with the
 //! CPU twin on every query.
 //!
 //! Needs a graphics adapter: on a machine without a GPU, Debian's `mesa-vulkan-drivers`
 //! (lavapipe). Without one `Headless::new` fails with a message naming that package.
 
-use lore_pixels::{PixelsDemo, SPARK};
+use lore_pixels::{OUTLINE, PixelsDemo, SPARK};
 use lore_render::Color;
 use lore_render::headless::{Headless, close};
 
@@ -23,6 +23,9 @@ fn headless_picture_shows_highlighted_collisions() {
     // Shared pixels in the spark colour.
     let sparks = frame.count(|p| close(p, SPARK, 10));
     assert!(sparks >= 3, "spark pixels: {sparks}");
+    // Outline loops (bitmap to shapes) around the touched objects.
+    let outline = frame.count(|p| close(p, OUTLINE, 12));
+    assert!(outline >= 40, "outline pixels: {outline}");
     // Red-tinted (hit) sprite pixels: the art's greys times the red tint keep red well above
     // green and blue.
     let red = frame.count(|p| p.r > 90 && u32::from(p.g) * 2 < u32::from(p.r) && u32::from(p.b) * 2 < u32::from(p.r));
