@@ -1,6 +1,6 @@
 //! Renders the pixels demo headless and checks the picture: hits flash red with an orange outline,
-//! shared pixels show in the spark colour, the asteroid field and the ship are there, and the GPU agreed with the
-//! CPU twin on every query.
+//! shared pixels show in the spark colour, the asteroid field is there, and the GPU agreed with
+//! the CPU twin on every query.
 //!
 //! Needs a graphics adapter: on a machine without a GPU, Debian's `mesa-vulkan-drivers`
 //! (lavapipe). Without one `Headless::new` fails with a message naming that package.
