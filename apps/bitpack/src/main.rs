@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use lore_bitpack_audio::classic::{self, Options};
-use lore_bitpack_audio::container::{self, Encoder, Reader};
+use lore_bitpack_audio::container::{self, Encoder, StreamDecoder};
 use lore_bitpack_audio::{Audio, Effort, Settings, wav};
 
 #[derive(Parser, Debug)]
@@ -244,13 +244,13 @@ fn encode(
 }
 
 fn decode_bpk(f: &Path, bar: Option<&mut Progress>) -> Res<Audio> {
-    let data = read(f)?;
-    let r = Reader::new(&data).map_err(|e| format!("{}: {e}", f.display()))?;
-    let h = *r.header();
-    let mut samples = Vec::with_capacity(h.frames as usize * usize::from(h.channels));
+    let file = std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
+    let mut dec = StreamDecoder::new(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", f.display()))?;
+    let h = *dec.header();
+    let mut samples = Vec::new();
     let mut bar = bar;
-    for i in 0..r.chunks() {
-        samples.extend(r.decode_chunk(i).map_err(|e| format!("{}: {e}", f.display()))?);
+    while let Some(chunk) = dec.next_chunk().map_err(|e| format!("{}: {e}", f.display()))? {
+        samples.extend(chunk);
         if let Some(b) = bar.as_deref_mut() {
             b.step(1);
         }
@@ -259,7 +259,10 @@ fn decode_bpk(f: &Path, bar: Option<&mut Progress>) -> Res<Audio> {
 }
 
 fn chunk_count(f: &Path) -> u64 {
-    std::fs::read(f).ok().and_then(|d| Reader::new(&d).ok().map(|r| r.chunks() as u64)).unwrap_or(0)
+    std::fs::File::open(f)
+        .ok()
+        .and_then(|file| StreamDecoder::new(std::io::BufReader::new(file)).ok().map(|d| d.header().chunks()))
+        .unwrap_or(0)
 }
 
 fn run(cli: Cli) -> Res<()> {
@@ -294,11 +297,11 @@ fn run(cli: Cli) -> Res<()> {
             let list = files(&inputs, "bpk")?;
             let mut bad = 0;
             for f in &list {
-                match read(f).and_then(|d| container::decode(&d).map_err(|e| e.to_string())) {
+                match decode_bpk(f, None) {
                     Ok(a) => println!("{}: OK ({} frames, {} ch)", f.display(), a.frames(), a.channels),
                     Err(e) => {
                         bad += 1;
-                        println!("{}: FAILED: {e}", f.display());
+                        println!("FAILED: {e}");
                     }
                 }
             }

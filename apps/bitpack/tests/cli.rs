@@ -70,15 +70,16 @@ fn corrupt_file_fails_test_naming_the_chunk() {
     std::fs::write(&w, wav::write(&a)).unwrap();
     assert!(bitpack(&["encode", path(&w), "--chunk", "1024"]).0);
     let b = dir.join("tone.bpk");
-    let mut bytes = std::fs::read(&b).unwrap();
+    let clean = std::fs::read(&b).unwrap();
+    let mut bytes = clean.clone();
     let first_len = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
     bytes[28 + 8 + first_len + 8 + 3] ^= 0x40; // inside chunk 1's payload
     std::fs::write(&b, &bytes).unwrap();
     let (ok, out, err) = bitpack(&["test", path(&b)]);
     assert!(!ok);
-    assert!(out.contains("FAILED: chunk 1: CRC32 mismatch"), "{out}");
+    assert!(out.contains("FAILED: ") && out.contains("tone.bpk: chunk 1: CRC32 mismatch"), "{out}");
     assert!(err.contains("1 of 1 files failed"), "{err}");
-    std::fs::write(&b, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(&b, &clean[..clean.len() / 2]).unwrap();
     let (ok, _, err) = bitpack(&["decode", path(&b)]);
     assert!(!ok && err.contains("truncated"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -400,3 +400,98 @@ pub fn decode(data: &[u8]) -> Result<Audio, Error> {
     }
     Ok(audio)
 }
+
+/// Streaming decoder over any [`std::io::Read`]: the header first, then one chunk at a time (each
+/// CRC-checked and decoded before the next is read), then the chunk table, checked against the
+/// chunks seen. Memory stays bounded by one chunk whatever the input.
+#[cfg(feature = "std")]
+#[derive(Debug)]
+pub struct StreamDecoder<R> {
+    input: R,
+    header: Header,
+    next: u64,
+    offset: u64,
+    offsets: Vec<u64>,
+}
+
+#[cfg(feature = "std")]
+impl<R: std::io::Read> StreamDecoder<R> {
+    /// Reads and checks the header.
+    pub fn new(mut input: R) -> Result<Self, Error> {
+        let mut head = [0u8; HEADER_LEN];
+        read_exact(&mut input, &mut head, "header")?;
+        let header = Header::parse(&head)?;
+        Ok(StreamDecoder { input, header, next: 0, offset: HEADER_LEN as u64, offsets: Vec::new() })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Decodes the next chunk into interleaved samples; `None` after the last chunk, once the
+    /// chunk table and trailer have been read and checked.
+    pub fn next_chunk(&mut self) -> Result<Option<Vec<i16>>, Error> {
+        let chunks = self.header.chunks();
+        if self.next == chunks {
+            if self.offsets.len() as u64 == chunks {
+                self.finish()?;
+                self.offsets.push(u64::MAX);
+            }
+            return Ok(None);
+        }
+        let i = self.next as u32;
+        let ch = usize::from(self.header.channels);
+        let frames = self.header.chunk_len(self.next);
+        let mut head = [0u8; 8];
+        read_exact(&mut self.input, &mut head, "chunk").map_err(|e| e.in_chunk(i))?;
+        let len = u32_at(&head, 0) as usize;
+        // No valid payload is near this size: classic is at most 16 (n + 2) bits per channel.
+        if len > frames * ch * 4 + 1024 {
+            return Err(Error::Header("chunk longer than any valid chunk").in_chunk(i));
+        }
+        let mut payload = vec![0u8; len];
+        read_exact(&mut self.input, &mut payload, "chunk").map_err(|e| e.in_chunk(i))?;
+        let (stored, computed) = (u32_at(&head, 4), crc32(&payload));
+        if stored != computed {
+            return Err(Error::Crc { what: "chunk", stored, computed }.in_chunk(i));
+        }
+        let mut out = vec![0i16; frames * ch];
+        decode_chunk(&payload, self.header.channels, &mut out).map_err(|e| e.in_chunk(i))?;
+        self.offsets.push(self.offset);
+        self.offset += 8 + len as u64;
+        self.next += 1;
+        Ok(Some(out))
+    }
+
+    fn finish(&mut self) -> Result<(), Error> {
+        let mut table = vec![0u8; self.offsets.len() * 8];
+        read_exact(&mut self.input, &mut table, "chunk table")?;
+        let mut tail = [0u8; 8];
+        read_exact(&mut self.input, &mut tail, "trailer")?;
+        let (stored, computed) = (u32_at(&tail, 0), crc32(&table));
+        if stored != computed {
+            return Err(Error::Crc { what: "chunk table", stored, computed });
+        }
+        if &tail[4..] != END_MAGIC {
+            return Err(Error::Header("missing trailer"));
+        }
+        if table.chunks_exact(8).map(|b| u64_at(b, 0)).ne(self.offsets.iter().copied()) {
+            return Err(Error::Header("chunk table does not match the chunks"));
+        }
+        let mut extra = [0u8; 1];
+        match self.input.read(&mut extra) {
+            Ok(0) => Ok(()),
+            Ok(_) => Err(Error::Header("bytes after the trailer")),
+            Err(_) => Err(Error::Header("read error after the trailer")),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+fn read_exact(r: &mut impl std::io::Read, buf: &mut [u8], what: &'static str) -> Result<(), Error> {
+    r.read_exact(buf).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => Error::UnexpectedEnd(what),
+        _ => Error::Header(what),
+    })
+}

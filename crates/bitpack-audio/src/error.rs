@@ -75,6 +75,9 @@ pub enum Error {
         /// What went wrong in it.
         source: Box<Error>,
     },
+    /// A `.bpk` stream ended early (truncated file).
+    #[error("file ends early (truncated?) in the {0}")]
+    UnexpectedEnd(&'static str),
     /// A WAV file this crate cannot read.
     #[error("WAV: {0}")]
     Wav(&'static str),

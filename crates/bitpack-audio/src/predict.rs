@@ -81,8 +81,14 @@ fn lpc_candidates(x: &[i32], max: usize) -> Vec<(Vec<i32>, u32)> {
     }
     // Welch window, autocorrelation, Levinson-Durbin recursion.
     let half = (n as f64 - 1.0) / 2.0;
-    let w: Vec<f64> =
-        x.iter().enumerate().map(|(i, &v)| f64::from(v) * (1.0 - ((i as f64 - half) / (half + 1.0)).powi(2))).collect();
+    let w: Vec<f64> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let t = (i as f64 - half) / (half + 1.0);
+            f64::from(v) * (1.0 - t * t)
+        })
+        .collect();
     let autoc: Vec<f64> = (0..=max).map(|l| w[l..].iter().zip(&w).map(|(a, b)| a * b).sum()).collect();
     let mut err = autoc[0];
     if err <= 0.0 {
@@ -125,14 +131,19 @@ fn quantize(c: &[f64]) -> Option<(Vec<i32>, u32)> {
         return None;
     }
     let qmax = f64::from((1i32 << (LPC_PREC - 1)) - 1);
-    let shift = (qmax / cmax).log2().floor().clamp(0.0, 20.0) as u32;
+    // Largest shift (at most 20) that keeps the biggest coefficient within the precision.
+    let mut shift = 0u32;
+    while shift < 20 && cmax * f64::from(1u32 << (shift + 1)) <= qmax {
+        shift += 1;
+    }
     let scale = f64::from(1u32 << shift);
     let mut carry = 0.0;
     let q = c
         .iter()
         .map(|&v| {
             let t = v * scale + carry;
-            let r = t.round().clamp(-qmax - 1.0, qmax);
+            // Round half away from zero (`as` truncates; no libm in no_std).
+            let r = (if t >= 0.0 { (t + 0.5) as i64 } else { (t - 0.5) as i64 } as f64).clamp(-qmax - 1.0, qmax);
             carry = t - r;
             r as i32
         })

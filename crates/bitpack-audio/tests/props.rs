@@ -111,3 +111,27 @@ fn decoders_never_panic_long_run() {
         let _ = classic::unpack(&bytes, bits, rng.random_range(0..5000), Options::from_flags(round as u8 % 4).unwrap());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn stream_decoder_matches_and_never_panics(s in signal(), chunk in 1u32..200, cut in any::<usize>(),
+                                               flip in any::<usize>()) {
+        let audio = Audio { sample_rate: 8000, channels: 1, bits: 16, samples: s };
+        let file = container::encode(&audio, Settings { effort: Effort::Fast, chunk_frames: chunk }).unwrap();
+        let mut dec = container::StreamDecoder::new(&file[..]).unwrap();
+        let mut got = Vec::new();
+        while let Some(c) = dec.next_chunk().unwrap() { got.extend(c); }
+        prop_assert_eq!(&got, &audio.samples);
+        let stream_all = |bytes: &[u8]| -> Result<(), lore_bitpack_audio::Error> {
+            let mut d = container::StreamDecoder::new(bytes)?;
+            while d.next_chunk()?.is_some() {}
+            Ok(())
+        };
+        prop_assert!(stream_all(&file[..cut % file.len()]).is_err());
+        let mut bad = file.clone();
+        bad[flip % file.len()] ^= 0x08;
+        prop_assert!(stream_all(&bad).is_err());
+    }
+}
