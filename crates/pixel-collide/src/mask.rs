@@ -162,6 +162,19 @@ impl Mask {
         let words = width.div_ceil(64);
         let last_keep = if width.is_multiple_of(64) { u64::MAX } else { (1u64 << (width % 64)) - 1 };
         let (ya, yb) = (r.y0 - self.bounds.y0, r.y0 - other.bounds.y0);
+        let rows = (r.y1 - r.y0) as usize;
+        if self.stride == 1 && other.stride == 1 {
+            // Masks up to 64 pixels wide (pygame's 64×64 case): one word per row each, so a row
+            // test is two shifts and an AND over straight slices.
+            let a = &self.bits[ya as usize..][..rows];
+            let b = &other.bits[yb as usize..][..rows];
+            for (&x, &y) in a.iter().zip(b) {
+                if f((x >> sa) & (y >> sb) & last_keep) {
+                    return;
+                }
+            }
+            return;
+        }
         for j in 0..(r.y1 - r.y0) {
             let (a, b) = (self.row(ya + j), other.row(yb + j));
             for k in 0..words {
