@@ -36,13 +36,14 @@ impl BitWriter {
         self.len() == 0
     }
 
-    /// Writes the low `n` bits of `v` (`n <= 64`); higher bits of `v` must be zero.
+    /// Writes the low `n` bits of `v` (`n` is capped at 64; higher bits of `v` are ignored).
     #[inline]
     pub fn put(&mut self, v: u64, n: u32) {
-        debug_assert!(n <= 64 && (n == 64 || v >> n == 0));
+        let n = n.min(64);
         if n == 0 {
             return;
         }
+        let v = v & low_mask(n);
         self.acc |= v << self.fill;
         let room = 64 - self.fill;
         if n >= room {

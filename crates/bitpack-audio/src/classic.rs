@@ -328,6 +328,9 @@ pub fn pack_best(samples: &[i16]) -> Result<(Packed, Options), Error> {
 ///
 /// Reads never go past `bits`; bits after the 16th plane are ignored, as the reference does.
 pub fn unpack(bytes: &[u8], bits: u64, samples: usize, options: Options) -> Result<Vec<i16>, Error> {
+    if samples > MAX_SAMPLES {
+        return Err(Error::TooLong(samples as u64));
+    }
     let mut r = BitReader::new(bytes, bits)?;
     let mut out = vec![0i16; samples];
     unpack_from(&mut r, options, &mut out)?;

@@ -78,10 +78,10 @@ impl Header {
         self.frames.div_ceil(u64::from(self.chunk_frames))
     }
 
-    /// Frames in chunk `i`.
+    /// Frames in chunk `i` (0 past the last chunk).
     pub fn chunk_len(&self, i: u64) -> usize {
         let start = i * u64::from(self.chunk_frames);
-        (self.frames - start).min(u64::from(self.chunk_frames)) as usize
+        self.frames.saturating_sub(start).min(u64::from(self.chunk_frames)) as usize
     }
 
     fn parse(b: &[u8]) -> Result<Header, Error> {
@@ -162,7 +162,8 @@ fn mode_of(e: Effort) -> u8 {
     }
 }
 
-/// Encodes one chunk (`frames` interleaved frames) into a payload.
+/// Encodes one chunk (`frames` interleaved frames) into a payload. `channels` is 1 or 2; for 2,
+/// `frames` holds left/right pairs.
 pub fn encode_chunk(frames: &[i16], channels: u8, effort: Effort) -> Result<Vec<u8>, Error> {
     let mut w = BitWriter::new();
     if channels == 1 {
