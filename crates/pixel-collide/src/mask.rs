@@ -36,18 +36,31 @@ impl Mask {
         let alpha = sprite.alpha();
         let threshold = sprite.threshold();
         let [m0, m1, m2, m3] = placement.m;
+        let n = i64::from(b.width());
+        let (wl, hl) = (w << crate::FIXED_BITS, h << crate::FIXED_BITS);
         for dy in 0..b.height() as i32 {
             let row = &mut mask.bits[dy as usize * mask.stride..][..mask.stride];
-            // The same wrapping i32 arithmetic as Placement::texel and the shader, stepped.
-            let mut u = placement.t0[0].wrapping_add(m1.wrapping_mul(dy));
-            let mut v = placement.t0[1].wrapping_add(m3.wrapping_mul(dy));
-            for dx in 0..b.width() as usize {
-                let (tx, ty) = (i64::from(u >> crate::FIXED_BITS), i64::from(v >> crate::FIXED_BITS));
-                if tx >= 0 && ty >= 0 && tx < w && ty < h && alpha[(ty * w + tx) as usize] >= threshold {
+            // The same i32 arithmetic as Placement::texel and the shader (no overflow: the
+            // placement's bounds keep every value under 2^30), stepped along the row, over the
+            // span where the texel lies inside the sprite, found in closed form.
+            let u0 = i64::from(placement.t0[0].wrapping_add(m1.wrapping_mul(dy)));
+            let v0 = i64::from(placement.t0[1].wrapping_add(m3.wrapping_mul(dy)));
+            let (ul, uh) = span(u0, i64::from(m0), wl, n);
+            let (vl, vh) = span(v0, i64::from(m2), hl, n);
+            let (lo, hi) = (ul.max(vl), uh.min(vh));
+            if lo >= hi {
+                continue;
+            }
+            let mut u = u0 + i64::from(m0) * lo;
+            let mut v = v0 + i64::from(m2) * lo;
+            for dx in lo as usize..hi as usize {
+                let (tx, ty) = (u >> crate::FIXED_BITS, v >> crate::FIXED_BITS);
+                debug_assert!(tx >= 0 && ty >= 0 && tx < w && ty < h);
+                if alpha[(ty * w + tx) as usize] >= threshold {
                     row[dx / 64] |= 1 << (dx % 64);
                 }
-                u = u.wrapping_add(m0);
-                v = v.wrapping_add(m2);
+                u += i64::from(m0);
+                v += i64::from(m2);
             }
         }
         mask
@@ -192,6 +205,22 @@ impl Mask {
 fn fetch(row: &[u64], w: usize, s: u32) -> u64 {
     let lo = row.get(w).copied().unwrap_or(0);
     if s == 0 { lo } else { (lo >> s) | (row.get(w + 1).copied().unwrap_or(0) << (64 - s)) }
+}
+
+/// The steps `dx` in `0..n` with `0 <= t0 + m * dx < lim`, as a half-open range.
+fn span(t0: i64, m: i64, lim: i64, n: i64) -> (i64, i64) {
+    let (lo, hi) = match m.cmp(&0) {
+        std::cmp::Ordering::Equal => {
+            if (0..lim).contains(&t0) {
+                (0, n)
+            } else {
+                (0, 0)
+            }
+        }
+        std::cmp::Ordering::Greater => (-t0.div_euclid(m), -(t0 - lim).div_euclid(m)),
+        std::cmp::Ordering::Less => ((t0 - lim).div_euclid(-m) + 1, t0.div_euclid(-m) + 1),
+    };
+    (lo.max(0), hi.min(n))
 }
 
 /// The 64 bits of `row` starting at bit `off` (bits outside the row read as 0).
