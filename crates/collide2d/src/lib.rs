@@ -49,6 +49,9 @@ pub mod query;
 pub mod shapes;
 pub mod slide;
 
+/// The vector type of every API (glam 0.34), re-exported.
+pub use glam;
+
 pub use aabb::{AabbMode, AabbResolution, Body, resolve_aabb, resolve_bodies};
 pub use cast::Hit;
 pub use character::{CharacterController, CharacterMove};

@@ -89,6 +89,20 @@ pub fn closest_point_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
 #[inline]
 #[must_use]
 pub fn point_segment_distance_squared(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    // Fast path, fused: everything finite and the segment not degenerate.
+    let d = b - a;
+    let w = p - a;
+    let len2 = d.dot(d);
+    if len2 > f32::MIN_POSITIVE && len2 < f32::INFINITY {
+        let t = w.dot(d) / len2;
+        if t.is_finite() {
+            let e = w - d * t.clamp(0.0, 1.0);
+            let r = e.dot(e);
+            if r < f32::INFINITY {
+                return r;
+            }
+        }
+    }
     let d = p - closest_point_on_segment(p, a, b);
     let r = d.dot(d);
     // The only way to NaN is inf - inf inside `p - c`, impossible when both are finite; keep
