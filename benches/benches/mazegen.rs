@@ -4,7 +4,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use knossos::maze::{Bias, BinaryTree, Kruskal, OrthogonalMazeBuilder, RecursiveBacktracking, Sidewinder};
 use lore_mazegen::{Config, TreeAlgorithm, check, generate};
 
@@ -55,4 +55,17 @@ fn logic(c: &mut Criterion) {
 }
 
 criterion_group!(benches, grid_100, logic, grid_1000);
-criterion_main!(benches);
+
+/// knossos's recursive backtracking recurses once per cell and overflows the default 8 MiB main
+/// stack at 1000 × 1000, so the benches run on a thread with a 1 GiB stack.
+fn main() {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(|| {
+            benches();
+            Criterion::default().configure_from_args().final_summary();
+        })
+        .expect("spawn the bench thread")
+        .join()
+        .expect("bench thread");
+}

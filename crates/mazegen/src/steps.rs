@@ -90,6 +90,8 @@ pub struct Generator {
     depth: Vec<u32>,
     leaves_by_depth: Vec<u32>,
     tree_edge_of: Vec<u32>,
+    /// `in_tree[g]`: graph edge `g` is a tree edge (cycle candidates are the others).
+    in_tree: Vec<bool>,
     scratch: Vec<u32>,
     doors_placed: u16,
     cycle_candidates: Vec<u32>,
@@ -160,6 +162,7 @@ impl Generator {
             depth: Vec::new(),
             leaves_by_depth: Vec::new(),
             tree_edge_of: Vec::new(),
+            in_tree: Vec::new(),
             scratch: Vec::new(),
             doors_placed: 0,
             cycle_candidates: Vec::new(),
@@ -204,7 +207,7 @@ impl Generator {
             })
             .collect();
         let k = m.zone_count;
-        let mut best: Option<(f64, spanning::Rooted)> = None;
+        let mut best: Option<(f64, spanning::Rooted, Vec<u32>)> = None;
         for attempt in 0..self.config.balance_tries {
             let tree = spanning::random_tree(
                 &mut self.rng,
@@ -219,14 +222,18 @@ impl Generator {
             let rooted = spanning::orient(n, &pairs, m.root);
             let last = attempt + 1 == self.config.balance_tries || k <= 1;
             let balance = if k <= 1 { 0.0 } else { zones::simulate_balance(&rooted, k, &mut self.scratch) };
-            if best.as_ref().is_none_or(|(b, _)| balance < *b) {
-                best = Some((balance, rooted));
+            if best.as_ref().is_none_or(|(b, _, _)| balance < *b) {
+                best = Some((balance, rooted, tree));
             }
             if last || balance <= f64::from(self.config.balance_goal) {
                 break;
             }
         }
-        let Some((_, rooted)) = best else { unreachable!("balance_tries >= 1 is validated") };
+        let Some((_, rooted, tree)) = best else { unreachable!("balance_tries >= 1 is validated") };
+        self.in_tree = vec![false; m.graph.len()];
+        for &g in &tree {
+            self.in_tree[g as usize] = true;
+        }
         debug_assert_eq!(rooted.order.len(), n, "base graphs are connected");
         self.tree_edge_of = vec![NO_NODE; n];
         for &v in &rooted.order[1..] {
@@ -268,19 +275,17 @@ impl Generator {
 
     fn list_cycle_candidates(&mut self) {
         let m = &self.maze;
-        let n = m.positions.len();
-        let mut tree_pairs: Vec<[u32; 2]> = m.edges.iter().map(|e| [e.a.min(e.b), e.a.max(e.b)]).collect();
-        tree_pairs.sort_unstable();
+        if self.config.cycles == 0 {
+            self.cycle_candidates.clear();
+            return;
+        }
         let mut candidates: Vec<u32> = m
             .graph
             .iter()
             .enumerate()
-            .filter(|&(_, &[a, b])| {
-                m.zone[a as usize] == m.zone[b as usize] && tree_pairs.binary_search(&[a, b]).is_err()
-            })
-            .map(|(i, _)| i as u32)
+            .filter(|&(g, &[a, b])| m.zone[a as usize] == m.zone[b as usize] && !self.in_tree[g])
+            .map(|(g, _)| g as u32)
             .collect();
-        debug_assert!(n == 0 || tree_pairs.len() + 1 == n);
         // A partial Fisher-Yates: only as many draws as cycles wanted.
         let want = (self.config.cycles as usize).min(candidates.len());
         for i in 0..want {

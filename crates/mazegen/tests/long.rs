@@ -27,11 +27,12 @@ fn ten_thousand_seeds_all_solvable() {
         q(0.99),
         q(1.0)
     );
-    for (lo, hi) in [(0.0, 0.05), (0.05, 0.10), (0.10, 0.15), (0.15, 0.20), (0.20, 0.25), (0.25, 1.0), (1.0, f64::MAX)]
-    {
-        let c = balances.iter().filter(|&&b| b >= lo && b < hi).count();
-        println!("  [{lo:.2}, {hi:.2}): {c}");
+    for (lo, hi) in [(0.0, 0.05), (0.05, 0.10), (0.10, 0.15), (0.15, 0.20), (0.20, 0.25), (0.25, 1.0)] {
+        let c = balances.iter().filter(|&&b| b > lo && b <= hi).count();
+        println!("  ({lo:.2}, {hi:.2}]: {c}");
     }
+    println!("  exactly 0: {}", balances.iter().filter(|&&b| b == 0.0).count());
+    assert_eq!(over, 0, "zone balance over 0.25 with K = N / 20 on 200 points");
 }
 
 /// With the bias off, the Kruskal tree's dead-end ratio, corridor length and turn ratio are within
