@@ -31,13 +31,16 @@ pub struct AabbResolution {
     pub resolved: bool,
 }
 
-fn need(moved: &Aabb, o: &Aabb, motion: Vec2, axis: usize) -> Option<f32> {
-    let m = motion[axis];
+/// How far back against the relative motion `rel` the box must go on `axis` to leave `o`, if
+/// that is no more than the relative motion (a small tolerance absorbs rounding).
+fn need(moved: &Aabb, o: &Aabb, rel: Vec2, axis: usize) -> Option<f32> {
+    let m = rel[axis];
     if m == 0.0 {
         return None;
     }
     let n = if m > 0.0 { moved.max[axis] - o.min[axis] } else { o.max[axis] - moved.min[axis] };
-    (n > 0.0 && n <= m.abs()).then_some(n)
+    let slack = 1e-5 * m.abs() + 4.0 * f32::EPSILON * moved.max[axis].abs().max(moved.min[axis].abs());
+    (n > 0.0 && n <= m.abs() + slack).then_some(n.min(m.abs()))
 }
 
 fn overlapping(b: &Aabb, obstacles: &[Aabb]) -> bool {
@@ -62,25 +65,42 @@ pub fn resolve_aabb(start: &Aabb, motion: Vec2, obstacles: &[Aabb], mode: AabbMo
 }
 
 fn smooth(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
+    smooth_among(start, motion, obstacles.iter().map(|o| (*o, Vec2::ZERO)))
+}
+
+/// The smooth rule against obstacles that may move themselves (`(box after its move, its
+/// motion)`): corrections oppose the *relative* motion. Against static obstacles they only undo
+/// the body's own motion; opposite shoves on one axis are summed (the body is squeezed).
+fn smooth_among(start: &Aabb, motion: Vec2, obstacles: impl Iterator<Item = (Aabb, Vec2)> + Clone) -> AabbResolution {
     let moved = start.translated(motion);
-    // corr[axis] = how much of the motion on that axis is taken back.
-    let mut corr = [0.0f32; 2];
-    let mut choices: Vec<[Option<f32>; 2]> = Vec::new();
-    for o in obstacles {
-        if !moved.overlaps(o) {
+    // Per axis, the largest shove toward + and toward -.
+    let mut pos = [0.0f32; 2];
+    let mut neg = [0.0f32; 2];
+    let shove = |pos: &mut [f32; 2], neg: &mut [f32; 2], axis: usize, n: f32, rel: f32| {
+        if rel > 0.0 {
+            neg[axis] = neg[axis].max(n);
+        } else {
+            pos[axis] = pos[axis].max(n);
+        }
+    };
+    let mut choices: Vec<([Option<f32>; 2], Vec2)> = Vec::new();
+    for (o, om) in obstacles.clone() {
+        if !moved.overlaps(&o) {
             continue;
         }
-        let opts = [need(&moved, o, motion, 0), need(&moved, o, motion, 1)];
+        let rel = motion - om;
+        let opts = [need(&moved, &o, rel, 0), need(&moved, &o, rel, 1)];
         match opts {
-            [Some(n), None] => corr[0] = corr[0].max(n),
-            [None, Some(n)] => corr[1] = corr[1].max(n),
-            [Some(_), Some(_)] => choices.push(opts),
+            [Some(n), None] => shove(&mut pos, &mut neg, 0, n, rel.x),
+            [None, Some(n)] => shove(&mut pos, &mut neg, 1, n, rel.y),
+            [Some(_), Some(_)] => choices.push((opts, rel)),
             [None, None] => {}
         }
     }
     // Choices: what is left after the necessary shoves, smallest axis first.
-    for opts in choices {
-        let left = [opts[0].map(|n| n - corr[0]), opts[1].map(|n| n - corr[1])];
+    for (opts, rel) in choices {
+        let done = |axis: usize| if rel[axis] > 0.0 { neg[axis] } else { pos[axis] };
+        let left = [opts[0].map(|n| n - done(0)), opts[1].map(|n| n - done(1))];
         if left.iter().any(|l| l.is_some_and(|l| l <= 0.0)) {
             continue; // already freed by the shoves on one axis
         }
@@ -90,17 +110,16 @@ fn smooth(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
             _ => 1,
         };
         if let Some(n) = opts[pick] {
-            corr[pick] = corr[pick].max(n);
+            shove(&mut pos, &mut neg, pick, n, rel[pick]);
         }
     }
     let mut applied = motion;
     for axis in 0..2 {
-        let m = motion[axis];
-        let c = corr[axis].min(m.abs());
-        applied[axis] = if m > 0.0 { (m - c).max(0.0) } else { (m + c).min(0.0) };
+        applied[axis] += pos[axis] - neg[axis];
     }
     let aabb = start.translated(applied);
-    AabbResolution { aabb, motion: applied, resolved: !overlapping(&aabb, obstacles) }
+    let resolved = !obstacles.into_iter().any(|(o, _)| aabb.overlaps(&o));
+    AabbResolution { aabb, motion: applied, resolved }
 }
 
 fn teleport(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
@@ -131,20 +150,70 @@ pub struct Body {
 
 /// Move several boxes among walls. Walls beat every body; bodies are resolved from the highest
 /// priority (lowest number) down, each against the walls and the bodies already placed, so a
-/// weaker body yields to a stronger one. Returns the resolved boxes in input order.
+/// weaker body yields to a stronger one: against a moving body the corrections oppose the
+/// relative motion, so a strong body walking into a weak one shoves it. Pushed from both sides
+/// at once a body is squeezed (the shoves are summed) and reported unresolved. Returns the
+/// resolved boxes in input order.
 ///
 /// # Errors
 /// [`Error::NonFinite`] for a non-finite box or motion.
 pub fn resolve_bodies(bodies: &[Body], walls: &[Aabb]) -> Result<Vec<AabbResolution>, Error> {
+    for b in bodies {
+        finite(b.motion, "motion")?;
+        finite(b.aabb.min, "aabb min")?;
+        finite(b.aabb.max, "aabb max")?;
+    }
     let mut order: Vec<usize> = (0..bodies.len()).collect();
     order.sort_by_key(|&i| bodies[i].priority);
-    let mut placed: Vec<Aabb> = walls.to_vec();
+    // Walls (still) and the bodies placed so far (with the motion they made).
+    let mut placed: Vec<(Aabb, Vec2)> = walls.iter().map(|w| (*w, Vec2::ZERO)).collect();
     let mut out: Vec<Option<AabbResolution>> = vec![None; bodies.len()];
     for i in order {
         let b = &bodies[i];
-        let r = resolve_aabb(&b.aabb, b.motion, &placed, AabbMode::Smooth)?;
-        placed.push(r.aabb);
+        let r = smooth_among(&b.aabb, b.motion, placed.iter().copied());
+        placed.push((r.aabb, r.motion));
         out[i] = Some(r);
     }
     Ok(out.into_iter().flatten().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::vec2;
+
+    #[test]
+    fn necessary_correction_first_prevents_the_seam_snag() {
+        // Two floor tiles; the box walks right over the seam while pressing down.
+        let tiles =
+            [Aabb { min: vec2(0.0, -1.0), max: vec2(1.0, 0.0) }, Aabb { min: vec2(1.0, -1.0), max: vec2(2.0, 0.0) }];
+        let b = Aabb { min: vec2(0.05, 0.0), max: vec2(0.95, 0.9) };
+        let r = resolve_aabb(&b, vec2(0.1, -0.05), &tiles, AabbMode::Smooth).unwrap();
+        assert_eq!(r.motion, vec2(0.1, 0.0));
+        assert!(r.resolved);
+    }
+
+    #[test]
+    fn corner_undoes_the_move_and_teleport_takes_the_minimum() {
+        let walls =
+            [Aabb { min: vec2(1.0, -5.0), max: vec2(2.0, 5.0) }, Aabb { min: vec2(-5.0, -2.0), max: vec2(5.0, -1.0) }];
+        let b = Aabb { min: vec2(0.0, -1.0), max: vec2(1.0, 0.0) };
+        let r = resolve_aabb(&b, vec2(0.2, -0.2), &walls, AabbMode::Smooth).unwrap();
+        assert_eq!(r.motion, Vec2::ZERO);
+        let t = resolve_aabb(&b, vec2(0.5, 0.0), &walls, AabbMode::Teleport).unwrap();
+        assert!(t.resolved);
+        assert!((t.aabb.max.x - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn walls_beat_bodies_and_priorities_decide() {
+        let walls = [Aabb { min: vec2(3.0, 0.0), max: vec2(4.0, 2.0) }];
+        let strong =
+            Body { aabb: Aabb { min: vec2(0.0, 0.0), max: vec2(1.0, 1.0) }, motion: vec2(0.5, 0.0), priority: 0 };
+        let weak =
+            Body { aabb: Aabb { min: vec2(1.2, 0.0), max: vec2(2.2, 1.0) }, motion: vec2(-0.5, 0.0), priority: 1 };
+        let out = resolve_bodies(&[weak, strong], &walls).unwrap();
+        assert_eq!(out[1].motion, vec2(0.5, 0.0), "the strong body moves freely");
+        assert!(!out[0].aabb.overlaps(&out[1].aabb), "the weak one yields");
+    }
 }

@@ -188,3 +188,32 @@ pub fn cast_aabb_aabb(a: &Aabb, motion: Vec2, b: &Aabb) -> Option<Hit> {
     let hit = ray_aabb(o, motion, &grown)?;
     if hit.normal.dot(motion) < 0.0 { Some(hit) } else { None }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::vec2;
+
+    #[test]
+    fn disk_against_segment_side_and_end() {
+        let s = Segment { a: vec2(0.0, 0.0), b: vec2(2.0, 0.0) };
+        let h = cast_disk_segment(vec2(1.0, 2.0), 0.5, vec2(0.0, -4.0), &s).unwrap();
+        assert!((h.t - 0.375).abs() < 1e-6 && h.normal == Vec2::Y);
+        let h = cast_disk_segment(vec2(-2.0, 0.0), 0.5, vec2(4.0, 0.0), &s).unwrap();
+        assert!((h.t - 0.375).abs() < 1e-6 && (h.normal - Vec2::NEG_X).length() < 1e-6);
+        assert!(cast_disk_segment(vec2(1.0, 2.0), 0.5, vec2(0.0, 4.0), &s).is_none());
+    }
+
+    #[test]
+    fn rays() {
+        let b = Aabb { min: vec2(1.0, -1.0), max: vec2(2.0, 1.0) };
+        let h = ray_aabb(vec2(0.0, 0.0), vec2(4.0, 0.0), &b).unwrap();
+        assert!((h.t - 0.25).abs() < 1e-6 && h.normal == Vec2::NEG_X);
+        assert!(ray_aabb(vec2(0.0, 1.0), vec2(4.0, 0.0), &b).is_none(), "grazing a face");
+        let h = ray_disk(vec2(-3.0, 0.0), vec2(6.0, 0.0), Vec2::ZERO, 1.0).unwrap();
+        assert!((h.t - 1.0 / 3.0).abs() < 1e-6);
+        let a = Aabb { min: vec2(-3.0, -0.5), max: vec2(-2.0, 0.5) };
+        let h = cast_aabb_aabb(&a, vec2(4.0, 0.0), &b).unwrap();
+        assert!((h.t - 0.75).abs() < 1e-6);
+    }
+}

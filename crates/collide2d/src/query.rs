@@ -299,3 +299,53 @@ pub fn nearest_segment(p: Vec2, segments: &[Segment]) -> Option<(usize, Vec2, f3
     }
     best.map(|(i, c, d)| (i, c, d.sqrt()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::vec2;
+
+    #[test]
+    fn closest_point_cases() {
+        let (a, b) = (vec2(0.0, 0.0), vec2(4.0, 0.0));
+        assert_eq!(closest_point_on_segment(vec2(2.0, 3.0), a, b), vec2(2.0, 0.0));
+        assert_eq!(closest_point_on_segment(vec2(-2.0, 3.0), a, b), a);
+        assert_eq!(closest_point_on_segment(vec2(9.0, -3.0), a, b), b);
+        // Degenerate segment.
+        assert_eq!(closest_point_on_segment(vec2(1.0, 1.0), a, a), a);
+        assert_eq!(point_segment_distance_squared(vec2(3.0, 4.0), a, a), 25.0);
+        // Overflowing direction.
+        let big = vec2(f32::MAX, f32::MAX);
+        let d = point_segment_distance_squared(Vec2::ZERO, -big, big);
+        assert!(d >= 0.0 && !d.is_nan());
+    }
+
+    #[test]
+    fn parallel_and_collinear() {
+        assert!(parallel(vec2(1.0, 2.0), vec2(-2.0, -4.0), 1e-6));
+        assert!(!parallel(vec2(1.0, 2.0), vec2(2.0, -4.0), 1e-3));
+        assert!(parallel(vec2(1e-30, 2e-30), vec2(1e30, 2e30), 1e-6));
+        assert!(collinear(vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(1e4, 1e4), 1e-6));
+        assert!(!collinear(vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(1.0, 0.0), 1e-3));
+    }
+
+    #[test]
+    fn contacts() {
+        let s = Segment { a: vec2(-1.0, 0.0), b: vec2(1.0, 0.0) };
+        let c = disk_segment(vec2(0.0, 0.4), 0.5, &s).unwrap();
+        assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == Vec2::Y);
+        assert!(disk_segment(vec2(0.0, 0.6), 0.5, &s).is_none());
+        let b = Aabb { min: vec2(0.0, 0.0), max: vec2(2.0, 1.0) };
+        let c = disk_aabb(vec2(1.0, 0.9), 0.5, &b).unwrap();
+        assert_eq!(c.normal, Vec2::Y);
+        assert!((c.depth - 0.6).abs() < 1e-6);
+        let a = Aabb { min: vec2(1.8, 0.2), max: vec2(3.0, 0.8) };
+        let c = aabb_aabb(&a, &b).unwrap();
+        assert_eq!(c.normal, Vec2::X);
+        assert!((c.depth - 0.2).abs() < 1e-6);
+        let tri = ConvexPolygon::hull(&[vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(1.0, 2.0)]).unwrap();
+        let c = disk_polygon(vec2(1.0, -0.3), 0.5, &tri).unwrap();
+        assert!((c.depth - 0.2).abs() < 1e-5 && (c.normal - Vec2::NEG_Y).length() < 1e-5);
+        assert!(disk_polygon(vec2(1.0, 0.5), 0.1, &tri).is_some(), "centre inside");
+    }
+}
