@@ -240,8 +240,12 @@ impl Generator {
             self.tree_edge_of[v as usize] = m.edges.len() as u32;
             m.edges.push(Edge { a: rooted.parent[v as usize], b: v, door: None, kind: EdgeKind::Tree });
         }
-        let mut leaves: Vec<u32> =
-            rooted.order[1..].iter().copied().filter(|&v| rooted.children[v as usize] == 0).collect();
+        // Only keys need the leaves; a maze without doors skips the sort.
+        let mut leaves: Vec<u32> = if k > 1 {
+            rooted.order[1..].iter().copied().filter(|&v| rooted.children[v as usize] == 0).collect()
+        } else {
+            Vec::new()
+        };
         leaves.sort_unstable_by_key(|&v| (std::cmp::Reverse(rooted.depth[v as usize]), v));
         self.leaves_by_depth = leaves;
         m.parent = rooted.parent;

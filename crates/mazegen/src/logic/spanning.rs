@@ -66,6 +66,23 @@ pub(crate) fn random_tree(
 /// taking the next horizontal one with probability `h (1 + bias) / (h (1 + bias) + v (1 - bias))`
 /// where `h` and `v` count the edges left: with bias 0 this is a uniform shuffle of all edges.
 fn kruskal(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool], bias: f32) -> Vec<u32> {
+    if bias == 0.0 {
+        // Equal weights: the merge below would be a uniform shuffle; do one directly.
+        let mut order: Vec<u32> = (0..graph.len() as u32).collect();
+        shuffle(rng, &mut order);
+        let mut sets = UnionFind::<u32>::new(n);
+        let mut tree = Vec::with_capacity(n.saturating_sub(1));
+        for e in order {
+            let [a, b] = graph[e as usize];
+            if sets.union(a, b) {
+                tree.push(e);
+                if tree.len() + 1 >= n {
+                    break;
+                }
+            }
+        }
+        return tree;
+    }
     let (mut hs, mut vs): (Vec<u32>, Vec<u32>) = (0..graph.len() as u32).partition(|&i| horizontal[i as usize]);
     shuffle(rng, &mut hs);
     shuffle(rng, &mut vs);
