@@ -83,3 +83,8 @@ pub use mesh::{MESH_SUBPIXEL_BITS, Mesh, MeshPlacement};
 pub use sprite::{
     FIXED_BITS, MAX_EXTENT, MAX_POSITION, MAX_SCALE, MAX_SPRITE_SIDE, MIN_SCALE, PixelRect, Placement, Pose, Sprite,
 };
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
