@@ -285,3 +285,33 @@ fn meshes_agree_with_the_cpu_up_to_tie_pixels() {
     );
     assert!(hits > 30 && hits < 270, "too few or too many hits to mean anything: {hits}");
 }
+
+/// 5,000 small pairs: more slots than one render pass (255) and one query set (4,096) hold.
+#[test]
+fn batches_span_several_passes_and_query_sets() {
+    let g = gpu();
+    let c = collider(64);
+    let dot = Sprite::from_fn(3, 3, |x, y| x != 1 || y != 1).unwrap();
+    let mut b = QueryBatch::new();
+    let s = b.add_sprite(&dot);
+    let mut expect = Vec::new();
+    for i in 0..5000 {
+        // Offsets 0..=3 in x and y: rings that overlap, touch their holes, or only meet in bounds.
+        let (dx, dy) = ((i % 4) as f32, ((i / 4) % 4) as f32);
+        let (pa, pb) =
+            (Pose::at(Vec2::new(10.0, 10.0)), Pose::at(Vec2::new(10.0 + dx, 10.0 + dy)).rotated(0.1 * (i % 7) as f32));
+        let (oa, ob) = (b.add_object(s, pa).unwrap(), b.add_object(s, pb).unwrap());
+        let q = b.pair(oa, ob).unwrap();
+        expect.push((q, mask(&dot, pa).overlaps(&mask(&dot, pb))));
+    }
+    let mut enc = g.device.create_command_encoder(&Default::default());
+    let rec = c.record(&g.device, &b, &mut enc);
+    assert!(rec.slot_count() > 4096, "only {} slots", rec.slot_count());
+    g.queue.submit([enc.finish()]);
+    let r = rec.read_back().wait(&g.device).unwrap();
+    let hits = expect.iter().filter(|e| e.1).count();
+    assert!(hits > 1000 && hits < 4900, "hits {hits}");
+    for (q, cpu) in expect {
+        assert_eq!(r.overlaps(q), cpu, "query {q:?}");
+    }
+}
