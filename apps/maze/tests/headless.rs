@@ -42,14 +42,13 @@ fn check(kind: Kind, min_zone_pixels: usize) {
         let n = frame.count(|p| close(p, rgb(colour_rgb(c as u8)), 8));
         assert!(n >= 100, "door/key colour {c}: {n} pixels");
     }
-    // The start zone (zone 0, grey) holds the top-left corner: it outnumbers every other zone
-    // there.
-    let corner = |z: u16| frame.count_in(0, 0, w / 4, h / 3, |c| close(c, rgb(zone_rgb(z)), 6));
-    for z in 1..zones {
-        assert!(corner(0) > corner(z), "zone {z} beats the start zone in the top-left corner");
-    }
+    // The start (the node nearest the top-left corner) lies in zone 0, so the start zone's grey
+    // shows in the top-left region of the frame.
+    let corner = frame.count_in(0, 0, w / 4, h / 3, |c| close(c, rgb(zone_rgb(0)), 6));
+    assert!(corner >= 50, "start zone shows {corner} pixels in the top-left corner");
     // The start marker: a white dot inside a black ring, near the top-left corner.
-    assert!(frame.count_in(0, 0, w / 4, h / 3, |c| close(c, Color::WHITE, 4)) > 0);
+    // (Rows above 30 hold the white step caption, so they are left out.)
+    assert!(frame.count_in(0, 30, w / 4, h / 3, |c| close(c, Color::WHITE, 4)) > 0);
 }
 
 #[test]
