@@ -93,15 +93,13 @@ pub fn point_segment_distance_squared(p: Vec2, a: Vec2, b: Vec2) -> f32 {
     let d = b - a;
     let w = p - a;
     let len2 = d.dot(d);
-    if len2 > f32::MIN_POSITIVE && len2 < f32::INFINITY {
-        let t = w.dot(d) / len2;
-        if t.is_finite() {
-            let e = w - d * t.clamp(0.0, 1.0);
-            let r = e.dot(e);
-            if r < f32::INFINITY {
-                return r;
-            }
-        }
+    // A degenerate segment gives 0 / 0 = NaN and an overflow gives inf: both fail the one
+    // finiteness test below and take the robust path.
+    let t = w.dot(d) / len2;
+    let e = w - d * t.clamp(0.0, 1.0);
+    let r = e.dot(e);
+    if (r + len2).is_finite() {
+        return r;
     }
     let d = p - closest_point_on_segment(p, a, b);
     let r = d.dot(d);

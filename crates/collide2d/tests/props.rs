@@ -236,3 +236,54 @@ fn bad_inputs_are_typed_errors() {
     assert!(matches!(Aabb::new(Vec2::ONE, Vec2::ZERO), Err(Error::InvertedAabb { .. })));
     assert!(Capsule::new(Vec2::ZERO, Vec2::X, -1.0).is_err());
 }
+
+/// The long run of the main invariants (release, ignored by default):
+/// `cargo test --release -p lore-collide2d --test props -- --ignored`.
+mod long {
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500_000, max_global_rejects: 5_000_000, ..ProptestConfig::default() })]
+
+        #[test]
+        #[ignore = "long run: cargo test --release -p lore-collide2d --test props -- --ignored"]
+        fn swept_moves_never_penetrate_long(
+            segs in segments(),
+            start in (world(), world()),
+            motion in (-60.0f32..60.0, -60.0f32..60.0),
+            r in prop_oneof![0.01f32..0.1, 0.1f32..3.0],
+        ) {
+            let p = vec2(start.0, start.1);
+            prop_assume!(max_depth(p, r * (1.0 + 1e-3), &segs) == 0.0);
+            let out = slide_disk_swept(p, r, vec2(motion.0, motion.1), &segs, &SlideOptions::default()).unwrap();
+            let q = out.position;
+            let ulp = 4.0 * f32::EPSILON * p.abs().max(q.abs()).max_element().max(1.0);
+            prop_assert!(max_depth(q, r, &segs) <= 1e-4 * r + ulp);
+        }
+
+        #[test]
+        #[ignore = "long run: cargo test --release -p lore-collide2d --test props -- --ignored"]
+        fn discrete_moves_never_end_deeper_long(
+            segs in segments(),
+            start in (world(), world()),
+            motion in (-1.0f32..1.0, -1.0f32..1.0),
+            r in 0.05f32..3.0,
+        ) {
+            let p = vec2(start.0, start.1);
+            let m = vec2(motion.0, motion.1);
+            let out = slide_disk(p, r, m, &segs, &SlideOptions::default()).unwrap();
+            let end = max_depth(out.position, r, &segs);
+            let tol = 1e-4 * r + 1e-5;
+            prop_assert!(end <= max_depth(p, r, &segs) + tol || end <= tol);
+            prop_assert!(end <= max_depth(p + m, r, &segs) + tol);
+        }
+
+        #[test]
+        #[ignore = "long run: cargo test --release -p lore-collide2d --test props -- --ignored"]
+        fn distances_long(p in any_vec(), a in any_vec(), b in any_vec()) {
+            let d = point_segment_distance_squared(p, a, b);
+            prop_assert!(d >= 0.0);
+            prop_assert!(closest_point_on_segment(p, a, b).is_finite());
+        }
+    }
+}
