@@ -99,8 +99,8 @@ pub struct SlideOptions {
     pub iterations: u32,
     /// Contact order of the discrete move.
     pub order: Order,
-    /// Gap, as a fraction of the radius, under which the swept move treats a surface as touched.
-    /// Default `1e-3`.
+    /// Distance, as a fraction of the radius, the swept move stops short of a surface it hits
+    /// (along the motion). Default `1e-3`.
     pub skin: f32,
     /// Penetration, as a fraction of the radius, that still counts as resolved. Default `1e-4`.
     pub tolerance: f32,
@@ -272,6 +272,7 @@ pub(crate) fn swept<S: Shape>(
 ) -> SlideOutcome {
     let tol = options.tolerance * radius;
     let skin = options.skin * radius;
+    let touch = radius * (1.0 + 1e-5);
     let mut p = center;
     if max_depth(p, radius, shapes) > tol {
         p = discrete(p, radius, Vec2::ZERO, shapes, options).position;
@@ -286,10 +287,12 @@ pub(crate) fn swept<S: Shape>(
         if len2.is_nan() || len2 <= 0.0 {
             break;
         }
-        // Touching surfaces the motion pushes into block at t = 0; the nearest wins.
-        let mut hit: Option<(f32, Vec2, f32)> = None; // (t, normal, gap)
+        // Surfaces touched (closer than r + 1e-5 r, where a cast from the boundary is unreliable)
+        // that the motion pushes into block at t = 0, the nearest first; everything else is
+        // cast, so a point lying just below a disk that glides over it is not mistaken for a bump.
+        let mut hit: Option<(f32, Vec2, f32)> = None; // (t, normal, depth)
         for s in shapes {
-            if let Some(c) = s.disk_contact(p, radius + skin) {
+            if let Some(c) = s.disk_contact(p, touch) {
                 if c.normal.dot(rem) < 0.0 && hit.is_none_or(|h| h.0 > 0.0 || c.depth > h.2) {
                     hit = Some((0.0, c.normal, c.depth));
                 }
