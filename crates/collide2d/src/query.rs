@@ -89,17 +89,32 @@ pub fn closest_point_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
 #[inline]
 #[must_use]
 pub fn point_segment_distance_squared(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    // Fast path, fused: everything finite and the segment not degenerate.
+    // Fast path, fused, ends without a division: behind `a` (this also covers a degenerate
+    // segment, where the dot product is 0) or past `b`. Overflow shows up as a non-finite
+    // value and takes the robust path below.
     let d = b - a;
     let w = p - a;
-    let len2 = d.dot(d);
-    // A degenerate segment gives 0 / 0 = NaN and an overflow gives inf: both fail the one
-    // finiteness test below and take the robust path.
-    let t = w.dot(d) / len2;
-    let e = w - d * t.clamp(0.0, 1.0);
-    let r = e.dot(e);
-    if (r + len2).is_finite() {
-        return r;
+    let along = w.dot(d);
+    if along <= 0.0 {
+        let r = w.dot(w);
+        if r.is_finite() {
+            return r;
+        }
+    } else {
+        let len2 = d.dot(d);
+        if along >= len2 && len2 < f32::INFINITY {
+            let e = p - b;
+            let r = e.dot(e);
+            if r.is_finite() {
+                return r;
+            }
+        } else {
+            let e = w - d * (along / len2);
+            let r = e.dot(e);
+            if (r + len2).is_finite() {
+                return r;
+            }
+        }
     }
     let d = p - closest_point_on_segment(p, a, b);
     let r = d.dot(d);
