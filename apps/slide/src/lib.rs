@@ -229,8 +229,11 @@ impl SlideDemo {
         out
     }
 
+    /// Discrete moves resolve one contact per step (the naive loop's budget), so the order
+    /// decides: deepest-first slides, first-found leaves a contact behind on seams and the move
+    /// is refused (a snag).
     fn options(&self) -> SlideOptions {
-        SlideOptions { order: self.order, ..SlideOptions::default() }
+        SlideOptions { order: self.order, iterations: 1, ..SlideOptions::default() }
     }
 
     fn step_disk(&mut self, input: &Input) {
@@ -308,7 +311,7 @@ impl SlideDemo {
         vy += GRAVITY * DT;
         let want = vec2(0.0, vy * DT);
         let out = if self.swept {
-            slide_disk_swept(p, PEBBLE_RADIUS, want, &self.level.colliders, &self.options())
+            slide_disk_swept(p, PEBBLE_RADIUS, want, &self.level.colliders, &SlideOptions::default())
         } else {
             slide_disk(p, PEBBLE_RADIUS, want, &self.level.colliders, &self.options())
         };
@@ -493,6 +496,22 @@ mod tests {
         assert!(!d.swept());
         run(&mut d, 100);
         assert!(d.shots().1 > 0, "a 50 r/step discrete move tunnels");
+    }
+
+    #[test]
+    fn first_found_snags_where_deepest_first_slides() {
+        let go = |keys: &[char]| {
+            let mut d = SlideDemo::new();
+            let mut input = Input::default();
+            for &k in keys {
+                input.press_key(Key::Char(k));
+            }
+            d.step(&input);
+            run(&mut d, 300);
+            d.slow_steps()
+        };
+        assert_eq!(go(&['m']), 0, "discrete, deepest-first");
+        assert!(go(&['m', 'o']) > 20, "discrete, first-found snags");
     }
 
     #[test]

@@ -251,3 +251,22 @@ fn full_length_of_every_floor_without_snags() {
         }
     }
 }
+
+#[test]
+fn with_one_resolution_per_step_only_deepest_first_slides() {
+    // Tiles listed right to left, so the first contact found at a seam is the next tile's corner.
+    let tiles: Vec<Aabb> =
+        (0..40).rev().map(|i| Aabb { min: vec2(i as f32, -1.0), max: vec2(i as f32 + 1.0, 0.0) }).collect();
+    let run = |order| {
+        let opts = SlideOptions { order, iterations: 1, ..SlideOptions::default() };
+        let (mut p, mut snags) = (vec2(2.0, R), 0);
+        for _ in 0..600 {
+            let q = slide_disk(p, R, vec2(0.05, -0.005), &tiles, &opts).unwrap().position;
+            snags += usize::from(q.x - p.x < 0.025);
+            p = q;
+        }
+        snags
+    };
+    assert_eq!(run(Order::DeepestFirst), 0);
+    assert!(run(Order::FirstFound) > 100, "first-found leaves the tile under the disk unresolved");
+}
