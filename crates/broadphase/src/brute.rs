@@ -1,0 +1,125 @@
+//! Brute force: every query tests every box. The reference the other indexes are checked
+//! against, and the right choice for a few dozen boxes.
+
+use crate::proxy::Slots;
+use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
+use alloc::vec::Vec;
+
+/// The reference index: a list of boxes, every query O(n), pairs O(n²).
+#[derive(Clone, Debug, Default)]
+pub struct BruteForce {
+    slots: Slots,
+}
+
+impl BruteForce {
+    /// An empty index.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl SpatialIndex for BruteForce {
+    fn name(&self) -> &'static str {
+        "brute"
+    }
+
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error> {
+        self.slots.insert(aabb)
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
+        self.slots.remove(id).map(|(_, a)| a)
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
+        let s = self.slots.slot(id)?;
+        self.slots.aabbs[s as usize] = aabb;
+        Ok(())
+    }
+
+    fn aabb(&self, id: ProxyId) -> Option<Aabb> {
+        self.slots.get(id)
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+    }
+
+    fn ids(&self) -> Vec<ProxyId> {
+        self.slots.live_slots().map(|s| self.slots.id(s)).collect()
+    }
+
+    fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
+        out.clear();
+        let mut stats = QueryStats::default();
+        for s in self.slots.live_slots() {
+            stats.candidates += 1;
+            if self.slots.aabbs[s as usize].overlaps(area) {
+                out.push(self.slots.id(s));
+            }
+        }
+        stats.visited = stats.candidates;
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
+        let mut best: Option<RayHit> = None;
+        let mut stats = QueryStats::default();
+        for s in self.slots.live_slots() {
+            stats.candidates += 1;
+            if let Some(t) = self.slots.aabbs[s as usize].ray_entry(ray) {
+                let hit = RayHit { id: self.slots.id(s), t };
+                if best.is_none_or(|b| hit.before(&b)) && filter(hit.id) {
+                    best = Some(hit);
+                }
+            }
+        }
+        stats.visited = stats.candidates;
+        stats.hits = u64::from(best.is_some());
+        (best, stats)
+    }
+
+    fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats {
+        out.clear();
+        let mut stats = QueryStats::default();
+        for s in self.slots.live_slots() {
+            stats.candidates += 1;
+            if let Some(t) = self.slots.aabbs[s as usize].ray_entry(ray) {
+                let id = self.slots.id(s);
+                if filter(id) {
+                    out.push(RayHit { id, t });
+                }
+            }
+        }
+        sort_hits(out);
+        stats.visited = stats.candidates;
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        out.clear();
+        let live: Vec<u32> = self.slots.live_slots().collect();
+        let mut stats = QueryStats::default();
+        for (k, &a) in live.iter().enumerate() {
+            let box_a = self.slots.aabbs[a as usize];
+            for &b in &live[k + 1..] {
+                stats.candidates += 1;
+                if box_a.overlaps(&self.slots.aabbs[b as usize]) {
+                    out.push((self.slots.id(a), self.slots.id(b)));
+                }
+            }
+        }
+        stats.visited = live.len() as u64;
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn debug_view(&mut self, _visit: &mut dyn FnMut(Aabb, u32)) {}
+}

@@ -1,0 +1,807 @@
+//! Cell indexes: the bounded uniform [`Grid`] and the unbounded [`SpatialHash`].
+//!
+//! Both lay a uniform grid of square cells over the world and list each proxy in every cell
+//! its box touches; they differ only in where a cell's list lives. The grid keeps a
+//! `width × height` array (boxes outside it are clamped into the edge cells); the hash maps
+//! cell `(x, y)` to bucket `(x·1640531513 ⊕ y·2654435789) mod p` of a table of prime size `p`,
+//! so the world has no bounds and memory follows the number of boxes, at the price of
+//! unrelated cells sharing a bucket (false positives, rejected by the box test).
+//!
+//! The lists are rebuilt lazily, all at once, when a query follows a change (the "reindex"):
+//! a counting pass, a prefix sum and a fill, so the lists of one bucket sit together in one
+//! array with a copy of each box beside its slot. A proxy met twice in one query (it spans
+//! several cells, or the hash put two of its cells in one bucket) is reported once thanks to
+//! a per-proxy query stamp. A box spanning more than [`BIG_CELLS`] cells is kept aside in a
+//! short list tested against everything instead, so one huge box cannot flood the table.
+
+use crate::proxy::Slots;
+use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
+use alloc::vec::Vec;
+use glam::Vec2;
+
+/// A box spanning more cells than this is kept in the "big" list (tested against everything)
+/// instead of being listed cell by cell.
+pub const BIG_CELLS: u64 = 256;
+
+/// `floor(v)` as an `i32`, saturating at the ends (monotone, so cell ranges of overlapping
+/// boxes always overlap).
+#[inline]
+fn floor_i32(v: f32) -> i32 {
+    let i = v as i32;
+    if (i as f32) > v { i.saturating_sub(1) } else { i }
+}
+
+/// Where the cell lists live: a bounded array or a hash table.
+pub(crate) trait CellMap: Clone + core::fmt::Debug {
+    const NAME: &'static str;
+    fn origin(&self) -> Vec2;
+    fn cell_size(&self) -> f32;
+    fn inv_cell(&self) -> f32;
+    /// The smallest and largest cell coordinate on `axis`; the end cells hold everything beyond.
+    fn limits(&self, axis: usize) -> (i32, i32);
+    fn bucket(&self, x: i32, y: i32) -> usize;
+    fn buckets(&self) -> usize;
+    /// Called before a rebuild with the number of cell entries to come.
+    fn resize(&mut self, entries: usize);
+
+    #[inline]
+    fn coord(&self, v: f32, axis: usize) -> i32 {
+        let (lo, hi) = self.limits(axis);
+        floor_i32((v - self.origin()[axis]) * self.inv_cell()).clamp(lo, hi)
+    }
+
+    /// Inclusive cell range `[x0, y0, x1, y1]` of a box.
+    #[inline]
+    fn range(&self, aabb: &Aabb) -> [i32; 4] {
+        [self.coord(aabb.min.x, 0), self.coord(aabb.min.y, 1), self.coord(aabb.max.x, 0), self.coord(aabb.max.y, 1)]
+    }
+
+    /// The world interval of cell column/row `c` on `axis` (infinite at the end cells).
+    fn span(&self, c: i32, axis: usize) -> (f32, f32) {
+        let (lo, hi) = self.limits(axis);
+        let start = self.origin()[axis] + c as f32 * self.cell_size();
+        let a = if c <= lo { f32::NEG_INFINITY } else { start };
+        let b = if c >= hi { f32::INFINITY } else { start + self.cell_size() };
+        (a, b)
+    }
+
+    fn cell_rect(&self, x: i32, y: i32) -> Aabb {
+        let min = self.origin() + Vec2::new(x as f32, y as f32) * self.cell_size();
+        Aabb { min, max: min + Vec2::splat(self.cell_size()) }
+    }
+}
+
+fn cells_in(r: &[i32; 4]) -> u64 {
+    (i64::from(r[2]) - i64::from(r[0]) + 1) as u64 * (i64::from(r[3]) - i64::from(r[1]) + 1) as u64
+}
+
+fn check_cell_size(cell_size: f32) -> Result<f32, Error> {
+    if !cell_size.is_finite() {
+        return Err(Error::NonFinite);
+    }
+    if cell_size <= 0.0 || !(1.0 / cell_size).is_finite() {
+        return Err(Error::BadConfig("cell size must be positive (and not subnormal)"));
+    }
+    Ok(cell_size)
+}
+
+/// The bounded array of a [`Grid`].
+#[derive(Clone, Debug)]
+pub(crate) struct GridMap {
+    origin: Vec2,
+    cell: f32,
+    inv: f32,
+    width: i32,
+    height: i32,
+}
+
+impl CellMap for GridMap {
+    const NAME: &'static str = "grid";
+    fn origin(&self) -> Vec2 {
+        self.origin
+    }
+    fn cell_size(&self) -> f32 {
+        self.cell
+    }
+    fn inv_cell(&self) -> f32 {
+        self.inv
+    }
+    fn limits(&self, axis: usize) -> (i32, i32) {
+        (0, if axis == 0 { self.width - 1 } else { self.height - 1 })
+    }
+    #[inline]
+    fn bucket(&self, x: i32, y: i32) -> usize {
+        y as usize * self.width as usize + x as usize
+    }
+    fn buckets(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+    fn resize(&mut self, _entries: usize) {}
+}
+
+/// Table sizes of the spatial hash: primes, each roughly twice the previous.
+pub(crate) const PRIMES: [u32; 27] = [
+    13, 23, 47, 97, 199, 409, 823, 1741, 3469, 6949, 14033, 28411, 57557, 116731, 236897, 480881, 976369, 1982627,
+    4026031, 8175383, 16601593, 33712729, 68460391, 139022417, 282312799, 573292817, 1164186217,
+];
+
+/// The smallest table prime `>= n` (the largest one past it).
+fn prime_at_least(n: usize) -> u32 {
+    PRIMES.iter().copied().find(|&p| p as usize >= n).unwrap_or(PRIMES[PRIMES.len() - 1])
+}
+
+/// How a [`SpatialHash`] sizes its table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TableSize {
+    /// The smallest prime ≥ `factor ×` the number of cell entries, re-chosen at each reindex.
+    Auto(f32),
+    /// A fixed prime.
+    Fixed(u32),
+}
+
+/// The hash table of a [`SpatialHash`].
+#[derive(Clone, Debug)]
+pub(crate) struct HashMap {
+    cell: f32,
+    inv: f32,
+    size: u32,
+    policy: TableSize,
+}
+
+impl CellMap for HashMap {
+    const NAME: &'static str = "hash";
+    fn origin(&self) -> Vec2 {
+        Vec2::ZERO
+    }
+    fn cell_size(&self) -> f32 {
+        self.cell
+    }
+    fn inv_cell(&self) -> f32 {
+        self.inv
+    }
+    fn limits(&self, _axis: usize) -> (i32, i32) {
+        (i32::MIN, i32::MAX)
+    }
+    #[inline]
+    fn bucket(&self, x: i32, y: i32) -> usize {
+        // Large primes times the coordinates, xored, modulo a prime table size.
+        ((x as u32).wrapping_mul(1_640_531_513) ^ (y as u32).wrapping_mul(2_654_435_789)) as usize % self.size as usize
+    }
+    fn buckets(&self) -> usize {
+        self.size as usize
+    }
+    fn resize(&mut self, entries: usize) {
+        if let TableSize::Auto(factor) = self.policy {
+            self.size = prime_at_least((entries as f32 * factor) as usize);
+        }
+    }
+}
+
+/// One entry of a cell list: the proxy's slot and a copy of its box (so the box test reads
+/// memory next to the list).
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    aabb: Aabb,
+    slot: u32,
+}
+
+/// The shared machinery of [`Grid`] and [`SpatialHash`].
+#[derive(Clone, Debug)]
+pub(crate) struct Cells<M: CellMap> {
+    slots: Slots,
+    map: M,
+    /// Cell range of each slot at the last reindex (`[x0, y0, x1, y1]`).
+    ranges: Vec<[i32; 4]>,
+    /// Whether each slot was big at the last reindex.
+    is_big: Vec<bool>,
+    big: Vec<u32>,
+    /// `starts[b]..starts[b + 1]` are bucket `b`'s items.
+    starts: Vec<u32>,
+    items: Vec<Item>,
+    stamps: Vec<u32>,
+    stamp: u32,
+    /// Union of all live boxes at the last reindex (rays are clipped to it).
+    bounds: Option<Aabb>,
+    dirty: bool,
+    scratch: Vec<u32>,
+}
+
+impl<M: CellMap> Cells<M> {
+    fn new(map: M) -> Self {
+        Self {
+            slots: Slots::default(),
+            map,
+            ranges: Vec::new(),
+            is_big: Vec::new(),
+            big: Vec::new(),
+            starts: Vec::new(),
+            items: Vec::new(),
+            stamps: Vec::new(),
+            stamp: 0,
+            bounds: None,
+            dirty: true,
+            scratch: Vec::new(),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        M::NAME
+    }
+
+    /// A fresh query stamp (resetting all stamps when the counter wraps).
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// Rebuilds the cell lists from the current boxes if anything changed.
+    fn reindex(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        let n = self.slots.capacity();
+        self.ranges.resize(n, [0; 4]);
+        self.is_big.resize(n, false);
+        self.stamps.resize(n, 0);
+        self.big.clear();
+        self.bounds = None;
+        let mut entries = 0usize;
+        for s in 0..n as u32 {
+            if !self.slots.is_live(s) {
+                continue;
+            }
+            let aabb = self.slots.aabbs[s as usize];
+            self.bounds = Some(self.bounds.map_or(aabb, |b| b.union(&aabb)));
+            let r = self.map.range(&aabb);
+            let count = cells_in(&r);
+            self.ranges[s as usize] = r;
+            let big = count > BIG_CELLS;
+            self.is_big[s as usize] = big;
+            if big {
+                self.big.push(s);
+            } else {
+                entries += count as usize;
+            }
+        }
+        self.map.resize(entries);
+        let buckets = self.map.buckets();
+        self.starts.clear();
+        self.starts.resize(buckets + 1, 0);
+        for s in 0..n as u32 {
+            if !self.slots.is_live(s) || self.is_big[s as usize] {
+                continue;
+            }
+            let [x0, y0, x1, y1] = self.ranges[s as usize];
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    self.starts[self.map.bucket(x, y) + 1] += 1;
+                }
+            }
+        }
+        for b in 0..buckets {
+            self.starts[b + 1] += self.starts[b];
+        }
+        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0 };
+        self.items.clear();
+        self.items.resize(entries, filler);
+        // Fill from the back of each bucket so `starts` ends up pointing at the fronts again;
+        // slots go in descending order, so each bucket lists its slots ascending.
+        let mut cursor = self.starts[1..].to_vec();
+        for s in (0..n as u32).rev() {
+            if !self.slots.is_live(s) || self.is_big[s as usize] {
+                continue;
+            }
+            let aabb = self.slots.aabbs[s as usize];
+            let [x0, y0, x1, y1] = self.ranges[s as usize];
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let b = self.map.bucket(x, y);
+                    cursor[b] -= 1;
+                    self.items[cursor[b] as usize] = Item { aabb, slot: s };
+                }
+            }
+        }
+        self.dirty = false;
+    }
+
+    #[inline]
+    fn bucket_items(&self, x: i32, y: i32) -> &[Item] {
+        let b = self.map.bucket(x, y);
+        &self.items[self.starts[b] as usize..self.starts[b + 1] as usize]
+    }
+
+    fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
+        self.reindex();
+        out.clear();
+        let mut stats = QueryStats::default();
+        let r = self.map.range(area);
+        if cells_in(&r) > self.slots.len() as u64 + BIG_CELLS {
+            // More cells than boxes: scanning the boxes is cheaper and gives the same answer.
+            for s in self.slots.live_slots() {
+                stats.candidates += 1;
+                if self.slots.aabbs[s as usize].overlaps(area) {
+                    out.push(self.slots.id(s));
+                }
+            }
+            stats.visited = stats.candidates;
+            stats.hits = out.len() as u64;
+            return stats;
+        }
+        let stamp = self.next_stamp();
+        for y in r[1]..=r[3] {
+            for x in r[0]..=r[2] {
+                stats.visited += 1;
+                let b = self.map.bucket(x, y);
+                for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
+                    let st = &mut self.stamps[item.slot as usize];
+                    if *st == stamp {
+                        continue;
+                    }
+                    *st = stamp;
+                    stats.candidates += 1;
+                    if item.aabb.overlaps(area) {
+                        out.push(self.slots.id(item.slot));
+                    }
+                }
+            }
+        }
+        for &s in &self.big {
+            stats.candidates += 1;
+            if self.slots.aabbs[s as usize].overlaps(area) {
+                out.push(self.slots.id(s));
+            }
+        }
+        out.sort_unstable();
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    /// Visits, in order of increasing `t`, the cells along `ray` and offers each proxy met
+    /// (once) to `visit(id, t_entry)`; `visit` returns the `t` past which nothing more is
+    /// wanted (infinity to see everything). Falls back to a scan of all boxes when the walk
+    /// would cross more cells than there are boxes.
+    fn walk_ray(&mut self, ray: &Ray, stats: &mut QueryStats, visit: &mut dyn FnMut(ProxyId, f32) -> f32) {
+        self.reindex();
+        let Some(bounds) = self.bounds else { return };
+        let mut cutoff = f32::INFINITY;
+        for &s in &self.big {
+            stats.candidates += 1;
+            if let Some(t) = self.slots.aabbs[s as usize].ray_entry(ray) {
+                cutoff = cutoff.min(visit(self.slots.id(s), t));
+            }
+        }
+        let Some((t0, t1)) = ray.span_in(&bounds) else { return };
+        // March along the axis the ray moves most on, one column of cells at a time.
+        let m = if ray.dir.x.abs() >= ray.dir.y.abs() { 0 } else { 1 };
+        let n = 1 - m;
+        let (lim_lo, lim_hi) = self.map.limits(m);
+        let (nlo, nhi) = self.map.limits(n);
+        let step: i32 = if ray.dir[m] > 0.0 { 1 } else { -1 };
+        // One column of slack at both ends and one row of slack on both sides: rounding in
+        // the ray's points can move a hit point across a cell boundary, never further.
+        let c0 = self.map.coord(ray.at(t0)[m], m).saturating_sub(step).clamp(lim_lo, lim_hi);
+        let c1 = self.map.coord(ray.at(t1)[m], m).saturating_add(step).clamp(lim_lo, lim_hi);
+        let columns = (i64::from(c1) - i64::from(c0)).unsigned_abs() + 1;
+        let slope = (ray.dir[n] / ray.dir[m]).abs();
+        let rows = (slope + 3.0).min(1.0e9) as u64;
+        if columns.saturating_mul(rows) > 2 * self.slots.len() as u64 + BIG_CELLS {
+            for s in 0..self.slots.capacity() as u32 {
+                if !self.slots.is_live(s) || self.is_big[s as usize] {
+                    continue;
+                }
+                stats.candidates += 1;
+                if let Some(t) = self.slots.aabbs[s as usize].ray_entry(ray) {
+                    visit(self.slots.id(s), t);
+                }
+            }
+            stats.visited += stats.candidates;
+            return;
+        }
+        let stamp = self.next_stamp();
+        let inv = 1.0 / ray.dir[m];
+        let mut c = c0;
+        let mut prev_enter = f32::NEG_INFINITY;
+        loop {
+            // Stop one column after the columns start beyond the cutoff (rounding slack).
+            if prev_enter > cutoff {
+                break;
+            }
+            let (lo, hi) = self.map.span(c, m);
+            let (ta, tb) = ((lo - ray.origin[m]) * inv, (hi - ray.origin[m]) * inv);
+            let (ta, tb) = (ta.min(tb).clamp(t0, t1), ta.max(tb).clamp(t0, t1));
+            let (na, nb) = (ray.at(ta)[n], ray.at(tb)[n]);
+            let r0 = self.map.coord(na.min(nb), n).saturating_sub(1).max(nlo);
+            let r1 = self.map.coord(na.max(nb), n).saturating_add(1).min(nhi);
+            for r in r0..=r1 {
+                stats.visited += 1;
+                let (x, y) = if m == 0 { (c, r) } else { (r, c) };
+                let b = self.map.bucket(x, y);
+                for k in self.starts[b] as usize..self.starts[b + 1] as usize {
+                    let item = self.items[k];
+                    let st = &mut self.stamps[item.slot as usize];
+                    if *st == stamp {
+                        continue;
+                    }
+                    *st = stamp;
+                    stats.candidates += 1;
+                    if let Some(t) = item.aabb.ray_entry(ray) {
+                        cutoff = cutoff.min(visit(self.slots.id(item.slot), t));
+                    }
+                }
+            }
+            prev_enter = ta;
+            if c == c1 {
+                break;
+            }
+            c += step;
+        }
+    }
+
+    fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
+        let mut stats = QueryStats::default();
+        let mut best: Option<RayHit> = None;
+        self.walk_ray(ray, &mut stats, &mut |id, t| {
+            let hit = RayHit { id, t };
+            if best.is_none_or(|b| hit.before(&b)) && filter(hit.id) {
+                best = Some(hit);
+            }
+            best.map_or(f32::INFINITY, |b| b.t)
+        });
+        stats.hits = u64::from(best.is_some());
+        (best, stats)
+    }
+
+    fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats {
+        out.clear();
+        let mut stats = QueryStats::default();
+        self.walk_ray(ray, &mut stats, &mut |id, t| {
+            if filter(id) {
+                out.push(RayHit { id, t });
+            }
+            f32::INFINITY
+        });
+        sort_hits(out);
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.reindex();
+        out.clear();
+        let mut stats = QueryStats::default();
+        let mut found = core::mem::take(&mut self.scratch);
+        for a in 0..self.slots.capacity() as u32 {
+            if !self.slots.is_live(a) {
+                continue;
+            }
+            found.clear();
+            let box_a = self.slots.aabbs[a as usize];
+            if self.is_big[a as usize] {
+                // A big box is tested against every later box directly.
+                for b in a + 1..self.slots.capacity() as u32 {
+                    if self.slots.is_live(b) {
+                        stats.candidates += 1;
+                        if box_a.overlaps(&self.slots.aabbs[b as usize]) {
+                            found.push(b);
+                        }
+                    }
+                }
+            } else {
+                let stamp = self.next_stamp();
+                let [x0, y0, x1, y1] = self.ranges[a as usize];
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        stats.visited += 1;
+                        let b = self.map.bucket(x, y);
+                        for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
+                            if item.slot <= a {
+                                continue;
+                            }
+                            let st = &mut self.stamps[item.slot as usize];
+                            if *st == stamp {
+                                continue;
+                            }
+                            *st = stamp;
+                            stats.candidates += 1;
+                            if box_a.overlaps(&item.aabb) {
+                                found.push(item.slot);
+                            }
+                        }
+                    }
+                }
+                for &b in &self.big {
+                    if b > a {
+                        stats.candidates += 1;
+                        if box_a.overlaps(&self.slots.aabbs[b as usize]) {
+                            found.push(b);
+                        }
+                    }
+                }
+                found.sort_unstable();
+            }
+            let id_a = self.slots.id(a);
+            out.extend(found.iter().map(|&b| (id_a, self.slots.id(b))));
+        }
+        self.scratch = found;
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
+        self.reindex();
+        let mut cells: Vec<(i32, i32)> = Vec::new();
+        for s in self.slots.live_slots() {
+            if self.is_big[s as usize] {
+                continue;
+            }
+            let [x0, y0, x1, y1] = self.ranges[s as usize];
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    cells.push((x, y));
+                }
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        for (x, y) in cells {
+            visit(self.map.cell_rect(x, y), self.bucket_items(x, y).len() as u32);
+        }
+    }
+
+    fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error> {
+        self.dirty = true;
+        self.slots.insert(aabb)
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
+        let (_, aabb) = self.slots.remove(id)?;
+        self.dirty = true;
+        Ok(aabb)
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
+        let s = self.slots.slot(id)?;
+        self.slots.aabbs[s as usize] = aabb;
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.dirty = true;
+    }
+
+    fn ids(&self) -> Vec<ProxyId> {
+        self.slots.live_slots().map(|s| self.slots.id(s)).collect()
+    }
+}
+
+macro_rules! cell_index {
+    ($ty:ident) => {
+        impl SpatialIndex for $ty {
+            fn name(&self) -> &'static str {
+                self.0.name()
+            }
+            fn len(&self) -> usize {
+                self.0.slots.len()
+            }
+            fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error> {
+                self.0.insert(aabb)
+            }
+            fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
+                self.0.remove(id)
+            }
+            fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
+                self.0.update(id, aabb)
+            }
+            fn aabb(&self, id: ProxyId) -> Option<Aabb> {
+                self.0.slots.get(id)
+            }
+            fn clear(&mut self) {
+                self.0.clear();
+            }
+            fn ids(&self) -> Vec<ProxyId> {
+                self.0.ids()
+            }
+            fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
+                self.0.query_aabb(area, out)
+            }
+            fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
+                self.0.raycast(ray, filter)
+            }
+            fn raycast_all(
+                &mut self,
+                ray: &Ray,
+                filter: &mut dyn FnMut(ProxyId) -> bool,
+                out: &mut Vec<RayHit>,
+            ) -> QueryStats {
+                self.0.raycast_all(ray, filter, out)
+            }
+            fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+                self.0.pairs(out)
+            }
+            fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
+                self.0.debug_view(visit)
+            }
+        }
+    };
+}
+
+/// A bounded uniform grid of square cells, each listing the proxies whose boxes touch it.
+///
+/// Choose the cell size near the typical box size ([`suggest_cell_size`](crate::suggest_cell_size)).
+/// Boxes outside the grid are clamped into its edge cells: still correct, only slower if many
+/// boxes live outside. Updates are O(1); the lists are rebuilt in one pass when the next query
+/// or `pairs` call comes, which is the fastest way to get the full pair set of a world of
+/// similar-size moving boxes.
+#[derive(Clone, Debug)]
+pub struct Grid(Cells<GridMap>);
+
+impl Grid {
+    /// The largest number of cells a grid may have (2²⁶).
+    pub const MAX_CELLS: usize = 1 << 26;
+
+    /// A grid of `width × height` cells of side `cell_size` whose lower-left corner is `origin`.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] / [`Error::OutOfRange`] for a bad origin or cell size,
+    /// [`Error::BadConfig`] for a non-positive cell size, zero dimensions or more than
+    /// [`Grid::MAX_CELLS`] cells.
+    pub fn new(origin: Vec2, cell_size: f32, width: u32, height: u32) -> Result<Self, Error> {
+        Aabb::point(origin)?;
+        let cell = check_cell_size(cell_size)?;
+        if width == 0 || height == 0 {
+            return Err(Error::BadConfig("grid width and height must be at least 1"));
+        }
+        if width as usize * height as usize > Self::MAX_CELLS || width > i32::MAX as u32 || height > i32::MAX as u32 {
+            return Err(Error::BadConfig("grid has more than 2^26 cells"));
+        }
+        Ok(Self(Cells::new(GridMap { origin, cell, inv: 1.0 / cell, width: width as i32, height: height as i32 })))
+    }
+
+    /// A grid covering `area` with cells of side `cell_size` (rounded up to whole cells).
+    ///
+    /// # Errors
+    /// As [`Grid::new`].
+    pub fn covering(area: Aabb, cell_size: f32) -> Result<Self, Error> {
+        let cell = check_cell_size(cell_size)?;
+        let cells = (area.size() / cell).ceil().max(Vec2::ONE);
+        if cells.x * cells.y > Self::MAX_CELLS as f32 {
+            return Err(Error::BadConfig("grid has more than 2^26 cells"));
+        }
+        Self::new(area.min, cell, cells.x as u32, cells.y as u32)
+    }
+
+    /// The cell side.
+    #[must_use]
+    pub fn cell_size(&self) -> f32 {
+        self.0.map.cell
+    }
+
+    /// Width and height in cells.
+    #[must_use]
+    pub fn dimensions(&self) -> (u32, u32) {
+        (self.0.map.width as u32, self.0.map.height as u32)
+    }
+}
+
+cell_index!(Grid);
+
+/// An unbounded spatial hash: a uniform grid whose cells are hashed into a table of prime size.
+///
+/// No bounds to choose; memory follows the number of boxes. The table is re-sized at each
+/// reindex to the smallest prime at least `table_factor ×` the number of cell entries
+/// (default 2; the classic advice of 10× the object count trades memory for fewer shared
+/// buckets), or fixed with [`SpatialHash::with_table_size`].
+#[derive(Clone, Debug)]
+pub struct SpatialHash(Cells<HashMap>);
+
+impl SpatialHash {
+    /// A hash of square cells of side `cell_size`, auto-sized table.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] or [`Error::BadConfig`] for a cell size that is not a positive
+    /// finite number.
+    pub fn new(cell_size: f32) -> Result<Self, Error> {
+        let cell = check_cell_size(cell_size)?;
+        Ok(Self(Cells::new(HashMap { cell, inv: 1.0 / cell, size: PRIMES[0], policy: TableSize::Auto(2.0) })))
+    }
+
+    /// A hash whose table has a fixed size: the smallest table prime `>= buckets`.
+    ///
+    /// # Errors
+    /// As [`SpatialHash::new`], and [`Error::BadConfig`] for zero buckets.
+    pub fn with_table_size(cell_size: f32, buckets: usize) -> Result<Self, Error> {
+        if buckets == 0 {
+            return Err(Error::BadConfig("hash table needs at least one bucket"));
+        }
+        let mut hash = Self::new(cell_size)?;
+        let size = prime_at_least(buckets);
+        hash.0.map.size = size;
+        hash.0.map.policy = TableSize::Fixed(size);
+        Ok(hash)
+    }
+
+    /// Sets the automatic table size to `factor ×` the cell entries (load factor `1/factor`).
+    ///
+    /// # Errors
+    /// [`Error::BadConfig`] unless `factor` is finite and in `0.1..=100`.
+    pub fn set_table_factor(&mut self, factor: f32) -> Result<(), Error> {
+        if !(0.1..=100.0).contains(&factor) {
+            return Err(Error::BadConfig("table factor must be in 0.1..=100"));
+        }
+        self.0.map.policy = TableSize::Auto(factor);
+        self.0.dirty = true;
+        Ok(())
+    }
+
+    /// The cell side.
+    #[must_use]
+    pub fn cell_size(&self) -> f32 {
+        self.0.map.cell
+    }
+
+    /// The current table size (a prime).
+    #[must_use]
+    pub fn table_size(&self) -> usize {
+        self.0.map.size as usize
+    }
+}
+
+cell_index!(SpatialHash);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::vec2;
+
+    #[test]
+    fn floor_is_monotone_and_saturates() {
+        assert_eq!(floor_i32(-3.5), -4);
+        assert_eq!(floor_i32(-3.0), -3);
+        assert_eq!(floor_i32(2.9), 2);
+        assert_eq!(floor_i32(1e30), i32::MAX);
+        assert_eq!(floor_i32(-1e30), i32::MIN);
+    }
+
+    #[test]
+    fn table_sizes_are_prime() {
+        for p in PRIMES {
+            assert!((2..).take_while(|d| d * d <= p).all(|d| p % d != 0), "{p} is not prime");
+        }
+        assert!(PRIMES.windows(2).all(|w| w[1] > w[0]));
+    }
+
+    #[test]
+    fn bad_configs_are_refused() {
+        assert!(Grid::new(Vec2::ZERO, 0.0, 4, 4).is_err());
+        assert!(Grid::new(Vec2::ZERO, f32::NAN, 4, 4).is_err());
+        assert!(Grid::new(Vec2::ZERO, 1.0, 0, 4).is_err());
+        assert!(Grid::new(Vec2::ZERO, 1.0, 1 << 14, 1 << 14).is_err());
+        assert!(SpatialHash::new(-1.0).is_err());
+        assert!(SpatialHash::new(1e-45).is_err());
+        assert!(SpatialHash::with_table_size(1.0, 0).is_err());
+        assert!(SpatialHash::new(1.0).unwrap().set_table_factor(f32::NAN).is_err());
+    }
+
+    #[test]
+    fn each_bucket_lists_slots_ascending_and_big_boxes_stay_out() {
+        let mut g = Grid::new(Vec2::ZERO, 1.0, 100, 100).unwrap();
+        for i in 0..10 {
+            g.insert(Aabb::new(vec2(i as f32 * 0.1, 0.0), vec2(2.0, 2.0)).unwrap()).unwrap();
+        }
+        let huge = g.insert(Aabb::new(vec2(-50.0, -50.0), vec2(500.0, 500.0)).unwrap()).unwrap();
+        g.0.reindex();
+        assert_eq!(g.0.big, [huge.index()]);
+        let items = g.0.bucket_items(1, 1);
+        assert_eq!(items.len(), 10);
+        assert!(items.windows(2).all(|w| w[0].slot < w[1].slot));
+        let mut pairs = Vec::new();
+        g.pairs(&mut pairs);
+        assert_eq!(pairs.len(), 45 + 10);
+    }
+}

@@ -1,0 +1,169 @@
+//! Broad phase and spatial indexes for 2D games: five indexes behind one trait.
+//!
+//! A spatial index holds boxes ([`Aabb`]) under ids ([`ProxyId`]) and answers "which boxes
+//! overlap this box / contain this point / does this ray hit first", plus the broad phase's
+//! question "which pairs of boxes overlap", each pair reported once, in a deterministic order.
+//! Every index gives exactly the same answers as [`BruteForce`] (the property tests check it);
+//! they differ only in speed.
+//!
+//! ```
+//! use lore_broadphase::{Aabb, Grid, Ray, SpatialIndex, glam::vec2};
+//!
+//! # fn main() -> Result<(), lore_broadphase::Error> {
+//! let mut grid = Grid::new(vec2(0.0, 0.0), 2.0, 64, 64)?;
+//! let a = grid.insert(Aabb::new(vec2(1.0, 1.0), vec2(3.0, 2.0))?)?;
+//! let b = grid.insert(Aabb::new(vec2(2.5, 1.5), vec2(4.0, 4.0))?)?;
+//! let c = grid.insert(Aabb::from_center(vec2(20.0, 20.0), vec2(0.5, 0.5))?)?;
+//!
+//! let mut pairs = Vec::new();
+//! grid.pairs(&mut pairs);
+//! assert_eq!(pairs, [(a, b)]);
+//!
+//! grid.update(c, Aabb::from_center(vec2(3.5, 3.5), vec2(0.5, 0.5))?)?;
+//! grid.pairs(&mut pairs);
+//! assert_eq!(pairs, [(a, b), (b, c)]);
+//!
+//! let ray = Ray::new(vec2(0.0, 3.5), vec2(1.0, 0.0), 100.0)?;
+//! let (hit, _stats) = grid.raycast(&ray, &mut |_| true);
+//! assert_eq!(hit.map(|h| (h.id, h.t)), Some((b, 2.5)));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Choosing an index
+//!
+//! | index | best for | queries |
+//! |---|---|---|
+//! | [`Grid`] | bounded worlds of similar-size boxes; the fastest full pair set | fast |
+//! | [`SpatialHash`] | unbounded worlds of similar-size boxes | fast |
+//! | [`Tree`] | mixed sizes, static worlds, raycasts, few movers | fastest rays |
+//! | [`Sweep`] | action along one axis (scrollers), small N | linear |
+//! | [`BruteForce`] | a few dozen boxes; the reference | linear |
+//!
+//! [`World`] keeps a static index and a moving index side by side: the static one is built once
+//! and costs nothing per frame while its boxes stay put; pairs are moving×moving and
+//! moving×static. `docs/broadphase.md` in the repository has the measured numbers behind the
+//! table above.
+//!
+//! # Conventions
+//!
+//! - Boxes are closed: touching boxes overlap; zero-size boxes are points and are valid.
+//! - Pairs are `(a, b)` with `a < b`, sorted; ray hits sort by `t`, ties to the smaller id.
+//! - Query results replace the contents of the `out` vector they are given.
+//! - Queries take `&mut self`: grid and hash reindex lazily and keep query stamps.
+//! - Bad input (NaN, infinities, inverted boxes, stale ids, zero cell sizes) is an [`Error`],
+//!   never a panic.
+//!
+//! # Feature flags
+//!
+//! - `std` (default): std support for glam and the error type.
+//! - `libm`: the math backend for `no_std` + `alloc` builds
+//!   (`default-features = false, features = ["libm"]`).
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+extern crate alloc;
+
+mod aabb;
+mod brute;
+mod cells;
+mod error;
+mod proxy;
+mod stats;
+mod sweep;
+mod tree;
+mod tune;
+mod world;
+
+pub use aabb::{Aabb, Ray, RayHit};
+pub use brute::BruteForce;
+pub use cells::{Grid, SpatialHash};
+pub use error::Error;
+pub use glam;
+pub use proxy::ProxyId;
+pub use stats::QueryStats;
+pub use sweep::{Axis, Sweep};
+pub use tree::Tree;
+pub use tune::{CellSizeAdvice, suggest_cell_size};
+pub use world::World;
+
+use alloc::vec::Vec;
+use glam::Vec2;
+
+/// A spatial index of boxes under [`ProxyId`]s.
+///
+/// Every implementation answers every query exactly as [`BruteForce`] does, in the same order.
+/// The trait is object safe (`Box<dyn SpatialIndex>`), so an index can be chosen at run time.
+pub trait SpatialIndex: core::fmt::Debug {
+    /// A short lowercase name ("grid", "hash", "tree", "sweep", "brute").
+    fn name(&self) -> &'static str;
+
+    /// Number of live proxies.
+    fn len(&self) -> usize;
+
+    /// Whether the index holds no proxy.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds a box; returns its new id.
+    ///
+    /// # Errors
+    /// [`Error::Full`] past `u32::MAX - 1` live proxies.
+    fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error>;
+
+    /// Removes a proxy; returns its box.
+    ///
+    /// # Errors
+    /// [`Error::StaleId`] when `id` is not live here.
+    fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error>;
+
+    /// Moves a proxy to a new box.
+    ///
+    /// # Errors
+    /// [`Error::StaleId`] when `id` is not live here.
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error>;
+
+    /// The current box of a live proxy.
+    fn aabb(&self, id: ProxyId) -> Option<Aabb>;
+
+    /// Removes every proxy (all ids go stale), keeping allocations.
+    fn clear(&mut self);
+
+    /// The live ids, ascending.
+    fn ids(&self) -> Vec<ProxyId>;
+
+    /// Every proxy whose box overlaps `area`, ascending, into `out` (replaced).
+    fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats;
+
+    /// Every proxy whose box contains `point`, ascending, into `out` (replaced).
+    ///
+    /// # Errors
+    /// As [`Aabb::point`]: NaN, infinite or out-of-range points are refused.
+    fn query_point(&mut self, point: Vec2, out: &mut Vec<ProxyId>) -> Result<QueryStats, Error> {
+        let area = Aabb::point(point)?;
+        Ok(self.query_aabb(&area, out))
+    }
+
+    /// The first box along `ray` among those `filter` accepts (smallest entry `t`, ties to the
+    /// smaller id). `filter` is called only for boxes the ray touches.
+    fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats);
+
+    /// Every box along `ray` that `filter` accepts, sorted by `t` then id, into `out` (replaced).
+    fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats;
+
+    /// Every overlapping pair `(a, b)`, `a < b`, sorted, each once, into `out` (replaced): the
+    /// broad phase's reindex + query in one call.
+    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats;
+
+    /// Shows the index's structure for debugging and heat maps: calls `visit(rect, weight)` for
+    /// each occupied grid or hash cell (weight = proxies listed there) or each tree node
+    /// (weight = depth). Brute force and the sweep show nothing.
+    fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32));
+}
+
+/// Sorts hits into ray order (by `t`, ties to the smaller id).
+pub(crate) fn sort_hits(hits: &mut [RayHit]) {
+    hits.sort_unstable_by(|a, b| a.t.total_cmp(&b.t).then(a.id.cmp(&b.id)));
+}

@@ -1,0 +1,225 @@
+//! Single-axis sweep: boxes sorted by their lower bound on one axis, re-sorted each frame by
+//! insertion sort, which is nearly linear when boxes move a little per frame (temporal
+//! coherence). A box can overlap only the boxes that start before it ends on that axis.
+
+use crate::proxy::Slots;
+use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
+use alloc::vec::Vec;
+
+/// The axis a [`Sweep`] sorts on: the one the action spreads along.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// Sort by `min.x` (side scrollers).
+    #[default]
+    X,
+    /// Sort by `min.y` (vertical scrollers).
+    Y,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    aabb: Aabb,
+    slot: u32,
+    generation: u32,
+}
+
+/// Single-axis sweep with insertion sort.
+///
+/// Linear per frame when boxes are spread along the axis and move smoothly; quadratic when
+/// many boxes share the same stretch of the axis (a crowd seen end-on). Queries and raycasts
+/// scan the sorted list (a query stops at the first box starting past its end).
+#[derive(Clone, Debug, Default)]
+pub struct Sweep {
+    slots: Slots,
+    axis: Axis,
+    entries: Vec<Entry>,
+    dirty: bool,
+    /// Entries appended since the last sort: many of them make a full sort cheaper than
+    /// insertion sort.
+    appended: usize,
+}
+
+impl Sweep {
+    /// An empty sweep along `axis`.
+    #[must_use]
+    pub fn new(axis: Axis) -> Self {
+        Self { axis, ..Self::default() }
+    }
+
+    /// The axis sorted on.
+    #[must_use]
+    pub fn axis(&self) -> Axis {
+        self.axis
+    }
+
+    fn a(&self) -> usize {
+        match self.axis {
+            Axis::X => 0,
+            Axis::Y => 1,
+        }
+    }
+
+    /// Brings entries up to date and sorted.
+    fn refresh(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        let slots = &self.slots;
+        self.entries.retain_mut(|e| {
+            let keep = slots.is_live(e.slot) && slots.id(e.slot).generation() == e.generation;
+            if keep {
+                e.aabb = slots.aabbs[e.slot as usize];
+            }
+            keep
+        });
+        let a = self.a();
+        let key = |e: &Entry| e.aabb.min[a];
+        if self.appended * 4 > self.entries.len() {
+            self.entries.sort_unstable_by(|p, q| key(p).total_cmp(&key(q)).then(p.slot.cmp(&q.slot)));
+        } else {
+            // Insertion sort: O(n + swaps), few swaps when the order barely changed.
+            for i in 1..self.entries.len() {
+                let e = self.entries[i];
+                let mut j = i;
+                while j > 0 && key(&self.entries[j - 1]) > key(&e) {
+                    self.entries[j] = self.entries[j - 1];
+                    j -= 1;
+                }
+                self.entries[j] = e;
+            }
+        }
+        self.appended = 0;
+        self.dirty = false;
+    }
+}
+
+impl SpatialIndex for Sweep {
+    fn name(&self) -> &'static str {
+        "sweep"
+    }
+
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error> {
+        let id = self.slots.insert(aabb)?;
+        self.entries.push(Entry { aabb, slot: id.index(), generation: id.generation() });
+        self.appended += 1;
+        self.dirty = true;
+        Ok(id)
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
+        let (_, aabb) = self.slots.remove(id)?;
+        self.dirty = true;
+        Ok(aabb)
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
+        let s = self.slots.slot(id)?;
+        self.slots.aabbs[s as usize] = aabb;
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn aabb(&self, id: ProxyId) -> Option<Aabb> {
+        self.slots.get(id)
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.entries.clear();
+        self.appended = 0;
+        self.dirty = false;
+    }
+
+    fn ids(&self) -> Vec<ProxyId> {
+        self.slots.live_slots().map(|s| self.slots.id(s)).collect()
+    }
+
+    fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
+        self.refresh();
+        out.clear();
+        let a = self.a();
+        let mut stats = QueryStats::default();
+        for e in &self.entries {
+            stats.visited += 1;
+            if e.aabb.min[a] > area.max[a] {
+                break;
+            }
+            stats.candidates += 1;
+            if e.aabb.overlaps(area) {
+                out.push(self.slots.id(e.slot));
+            }
+        }
+        out.sort_unstable();
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
+        self.refresh();
+        let mut best: Option<RayHit> = None;
+        let mut stats = QueryStats::default();
+        for e in &self.entries {
+            stats.visited += 1;
+            stats.candidates += 1;
+            if let Some(t) = e.aabb.ray_entry(ray) {
+                let hit = RayHit { id: self.slots.id(e.slot), t };
+                if best.is_none_or(|b| hit.before(&b)) && filter(hit.id) {
+                    best = Some(hit);
+                }
+            }
+        }
+        stats.hits = u64::from(best.is_some());
+        (best, stats)
+    }
+
+    fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats {
+        self.refresh();
+        out.clear();
+        let mut stats = QueryStats::default();
+        for e in &self.entries {
+            stats.visited += 1;
+            stats.candidates += 1;
+            if let Some(t) = e.aabb.ray_entry(ray) {
+                let id = self.slots.id(e.slot);
+                if filter(id) {
+                    out.push(RayHit { id, t });
+                }
+            }
+        }
+        sort_hits(out);
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.refresh();
+        let a = self.a();
+        let mut packed: Vec<u64> = Vec::new();
+        let mut stats = QueryStats::default();
+        for (i, e) in self.entries.iter().enumerate() {
+            let end = e.aabb.max[a];
+            stats.visited += 1;
+            for f in &self.entries[i + 1..] {
+                if f.aabb.min[a] > end {
+                    break;
+                }
+                stats.candidates += 1;
+                if e.aabb.overlaps(&f.aabb) {
+                    let (lo, hi) = if e.slot < f.slot { (e.slot, f.slot) } else { (f.slot, e.slot) };
+                    packed.push((u64::from(lo) << 32) | u64::from(hi));
+                }
+            }
+        }
+        packed.sort_unstable();
+        out.clear();
+        out.extend(packed.iter().map(|&p| (self.slots.id((p >> 32) as u32), self.slots.id(p as u32))));
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn debug_view(&mut self, _visit: &mut dyn FnMut(Aabb, u32)) {}
+}

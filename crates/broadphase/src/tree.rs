@@ -1,0 +1,652 @@
+//! Dynamic AABB tree: a binary tree of boxes, each internal node's box enclosing its
+//! children's, leaves holding the proxies.
+//!
+//! The layout follows the classic dynamic tree (Box2D's `b2DynamicTree`): a node pool with a
+//! free list threaded through it, leaves stored with a *fat* box (the proxy's box grown by a
+//! margin) so a box that moves a little stays inside its fat box and the tree does not change
+//! at all, insertion that walks down choosing the sibling by the surface-area heuristic, and
+//! AVL-style rotations on the way back up that keep the tree balanced. A bulk build
+//! ([`Tree::rebuild`]) makes a fresh, well-shaped tree from all current boxes at once.
+
+use crate::proxy::Slots;
+use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
+use alloc::vec::Vec;
+
+const NULL: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Fat box for leaves, the union of the children's boxes for internal nodes.
+    aabb: Aabb,
+    /// Parent, or the next free node while on the free list.
+    parent: u32,
+    child1: u32,
+    child2: u32,
+    /// 0 for leaves, -1 for free nodes.
+    height: i32,
+    /// The proxy's slot, for leaves.
+    slot: u32,
+}
+
+impl Node {
+    fn is_leaf(&self) -> bool {
+        self.child1 == NULL
+    }
+}
+
+/// A dynamic AABB tree with fat leaves, incremental insertion with rotations, and a bulk build.
+///
+/// Best where boxes differ a lot in size, for static worlds (build once, query many times),
+/// and for raycasts. A moving box costs nothing while it stays inside its fat box (its box grown
+/// by [`Tree::margin`]); otherwise it is removed and reinserted.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    slots: Slots,
+    /// Leaf node of each slot.
+    leaf_of: Vec<u32>,
+    nodes: Vec<Node>,
+    free: u32,
+    root: u32,
+    margin: f32,
+    stack: Vec<u32>,
+    found: Vec<u32>,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tree {
+    /// An empty tree with a fat margin of 0.1 world units.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            slots: Slots::default(),
+            leaf_of: Vec::new(),
+            nodes: Vec::new(),
+            free: NULL,
+            root: NULL,
+            margin: 0.1,
+            stack: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// An empty tree whose leaves are fattened by `margin` (0 for static worlds).
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] or [`Error::BadConfig`] for a margin that is not finite and `>= 0`.
+    pub fn with_margin(margin: f32) -> Result<Self, Error> {
+        if !margin.is_finite() {
+            return Err(Error::NonFinite);
+        }
+        if margin < 0.0 {
+            return Err(Error::BadConfig("tree margin must be >= 0"));
+        }
+        Ok(Self { margin, ..Self::new() })
+    }
+
+    /// How far a leaf's fat box reaches past the proxy's box.
+    #[must_use]
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// Height of the tree (0 for a single leaf, -1 when empty).
+    #[must_use]
+    pub fn height(&self) -> i32 {
+        if self.root == NULL { -1 } else { self.nodes[self.root as usize].height }
+    }
+
+    /// Number of nodes in use (leaves and internal nodes).
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        if self.slots.len() == 0 { 0 } else { 2 * self.slots.len() - 1 }
+    }
+
+    fn alloc_node(&mut self, node: Node) -> u32 {
+        if self.free != NULL {
+            let i = self.free;
+            self.free = self.nodes[i as usize].parent;
+            self.nodes[i as usize] = node;
+            i
+        } else {
+            self.nodes.push(node);
+            (self.nodes.len() - 1) as u32
+        }
+    }
+
+    fn free_node(&mut self, i: u32) {
+        let n = &mut self.nodes[i as usize];
+        n.parent = self.free;
+        n.height = -1;
+        n.child1 = NULL;
+        n.child2 = NULL;
+        self.free = i;
+    }
+
+    /// Recomputes the box and height of internal node `i` from its children.
+    fn refit(&mut self, i: u32) {
+        let n = self.nodes[i as usize];
+        let (a, b) = (&self.nodes[n.child1 as usize], &self.nodes[n.child2 as usize]);
+        let (aabb, height) = (a.aabb.union(&b.aabb), 1 + a.height.max(b.height));
+        let n = &mut self.nodes[i as usize];
+        n.aabb = aabb;
+        n.height = height;
+    }
+
+    /// Points `parent`'s link that went to `old` at `new` (or the root when `parent` is null).
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        if parent == NULL {
+            self.root = new;
+        } else if self.nodes[parent as usize].child1 == old {
+            self.nodes[parent as usize].child1 = new;
+        } else {
+            self.nodes[parent as usize].child2 = new;
+        }
+    }
+
+    /// Walks from `i` to the root, rotating and refitting each ancestor.
+    fn fix_upwards(&mut self, mut i: u32) {
+        while i != NULL {
+            i = self.balance(i);
+            self.refit(i);
+            i = self.nodes[i as usize].parent;
+        }
+    }
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        // Walk down choosing the sibling by the surface-area heuristic: the cost of making the
+        // new leaf a sibling of node i is the perimeter of their union, plus the growth it
+        // forces on every ancestor ("inheritance").
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let mut i = self.root;
+        while !self.nodes[i as usize].is_leaf() {
+            let n = self.nodes[i as usize];
+            let area = n.aabb.half_perimeter();
+            let combined = n.aabb.union(&leaf_box).half_perimeter();
+            let cost_here = 2.0 * combined;
+            let inheritance = 2.0 * (combined - area);
+            let child_cost = |c: &Node| {
+                let grown = c.aabb.union(&leaf_box).half_perimeter();
+                if c.is_leaf() { grown + inheritance } else { grown - c.aabb.half_perimeter() + inheritance }
+            };
+            let cost1 = child_cost(&self.nodes[n.child1 as usize]);
+            let cost2 = child_cost(&self.nodes[n.child2 as usize]);
+            if cost_here < cost1 && cost_here < cost2 {
+                break;
+            }
+            i = if cost1 < cost2 { n.child1 } else { n.child2 };
+        }
+        let sibling = i;
+        //      old_parent              old_parent
+        //          |                       |
+        //       sibling      ==>       new_parent
+        //                               /      \
+        //                           sibling    leaf
+        let old_parent = self.nodes[sibling as usize].parent;
+        let new_parent = self.alloc_node(Node {
+            aabb: self.nodes[sibling as usize].aabb.union(&leaf_box),
+            parent: old_parent,
+            child1: sibling,
+            child2: leaf,
+            height: self.nodes[sibling as usize].height + 1,
+            slot: NULL,
+        });
+        self.replace_child(old_parent, sibling, new_parent);
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        self.fix_upwards(new_parent);
+    }
+
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        //      grand                 grand
+        //        |                     |
+        //      parent      ==>      sibling
+        //      /    \
+        //   leaf   sibling
+        let parent = self.nodes[leaf as usize].parent;
+        let grand = self.nodes[parent as usize].parent;
+        let p = self.nodes[parent as usize];
+        let sibling = if p.child1 == leaf { p.child2 } else { p.child1 };
+        self.replace_child(grand, parent, sibling);
+        self.nodes[sibling as usize].parent = grand;
+        self.free_node(parent);
+        self.fix_upwards(grand);
+    }
+
+    /// If node `a`'s subtrees differ in height by more than one, rotates the taller child up
+    /// and returns the node now in `a`'s place; otherwise returns `a`.
+    ///
+    /// ```text
+    ///        a                 c            (c is taller than b by 2;
+    ///      /   \             /   \           f is c's taller child)
+    ///     b     c    ==>    a     f
+    ///          / \         / \
+    ///         f   g       b   g
+    /// ```
+    fn balance(&mut self, a: u32) -> u32 {
+        let na = self.nodes[a as usize];
+        if na.is_leaf() || na.height < 2 {
+            return a;
+        }
+        let (b, c) = (na.child1, na.child2);
+        let diff = self.nodes[c as usize].height - self.nodes[b as usize].height;
+        if diff > 1 {
+            self.rotate_up(a, c, b, false)
+        } else if diff < -1 {
+            self.rotate_up(a, b, c, true)
+        } else {
+            a
+        }
+    }
+
+    /// Rotates `up` (a child of `a`) into `a`'s place; `other` is `a`'s other child and
+    /// `up_is_child1` says which side `up` was on. `up`'s taller child stays under `up`; the
+    /// shorter one moves under `a`, in `up`'s old slot.
+    fn rotate_up(&mut self, a: u32, up: u32, other: u32, up_is_child1: bool) -> u32 {
+        let nu = self.nodes[up as usize];
+        let (f, g) = (nu.child1, nu.child2);
+        let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height { (f, g) } else { (g, f) };
+        let a_parent = self.nodes[a as usize].parent;
+        // `up` takes a's place.
+        self.nodes[up as usize].parent = a_parent;
+        self.replace_child(a_parent, a, up);
+        self.nodes[up as usize].child1 = a;
+        self.nodes[up as usize].child2 = keep;
+        self.nodes[a as usize].parent = up;
+        // `a` keeps `other` and takes `give` where `up` was.
+        if up_is_child1 {
+            self.nodes[a as usize].child1 = give;
+        } else {
+            self.nodes[a as usize].child2 = give;
+        }
+        self.nodes[give as usize].parent = a;
+        debug_assert!(self.nodes[a as usize].child1 == other || self.nodes[a as usize].child2 == other);
+        self.refit(a);
+        self.refit(up);
+        up
+    }
+
+    /// Rebuilds the whole tree from the current boxes, top down, splitting each set of leaves
+    /// at the median centre along its longer axis: the bulk build, O(n log n). Use it after
+    /// loading a level, or now and then for a tree that has seen many moves.
+    pub fn rebuild(&mut self) {
+        let mut leaves: Vec<u32> = Vec::with_capacity(self.slots.len());
+        for s in self.slots.live_slots() {
+            leaves.push(self.leaf_of[s as usize]);
+        }
+        // Free every internal node, keep the leaves.
+        self.free = NULL;
+        for i in (0..self.nodes.len() as u32).rev() {
+            let n = self.nodes[i as usize];
+            if n.height < 0 || !n.is_leaf() {
+                self.free_node(i);
+            }
+        }
+        self.root = if leaves.is_empty() { NULL } else { self.build(&mut leaves) };
+        if self.root != NULL {
+            self.nodes[self.root as usize].parent = NULL;
+        }
+    }
+
+    fn build(&mut self, leaves: &mut [u32]) -> u32 {
+        if leaves.len() == 1 {
+            return leaves[0];
+        }
+        let mut bounds = self.nodes[leaves[0] as usize].aabb;
+        let (mut lo, mut hi) = (bounds.center(), bounds.center());
+        for &l in leaves.iter() {
+            let b = self.nodes[l as usize].aabb;
+            bounds = bounds.union(&b);
+            lo = lo.min(b.center());
+            hi = hi.max(b.center());
+        }
+        let axis = if hi.x - lo.x >= hi.y - lo.y { 0 } else { 1 };
+        let mid = leaves.len() / 2;
+        let nodes = &self.nodes;
+        leaves.select_nth_unstable_by(mid, |&p, &q| {
+            let (cp, cq) = (nodes[p as usize].aabb.center()[axis], nodes[q as usize].aabb.center()[axis]);
+            cp.total_cmp(&cq).then(p.cmp(&q))
+        });
+        let (left, right) = leaves.split_at_mut(mid);
+        let c1 = self.build(left);
+        let c2 = self.build(right);
+        let height = 1 + self.nodes[c1 as usize].height.max(self.nodes[c2 as usize].height);
+        let parent = self.alloc_node(Node { aabb: bounds, parent: NULL, child1: c1, child2: c2, height, slot: NULL });
+        self.nodes[c1 as usize].parent = parent;
+        self.nodes[c2 as usize].parent = parent;
+        parent
+    }
+
+    /// Checks the tree's invariants: parent links, heights, every node's box enclosing its
+    /// children's, every leaf's fat box enclosing its proxy's box, every live proxy in exactly
+    /// one leaf. Meant for tests.
+    ///
+    /// # Errors
+    /// A sentence naming the first broken invariant.
+    pub fn validate(&self) -> Result<(), &'static str> {
+        if self.root == NULL {
+            return if self.slots.len() == 0 { Ok(()) } else { Err("empty tree with live proxies") };
+        }
+        if self.nodes[self.root as usize].parent != NULL {
+            return Err("root has a parent");
+        }
+        let mut leaves = 0usize;
+        let mut stack = alloc::vec![self.root];
+        while let Some(i) = stack.pop() {
+            let n = self.nodes[i as usize];
+            if n.height < 0 {
+                return Err("free node in the tree");
+            }
+            if n.is_leaf() {
+                leaves += 1;
+                if n.height != 0 || n.child2 != NULL {
+                    return Err("leaf with a height or a child");
+                }
+                if !self.slots.is_live(n.slot) || self.leaf_of[n.slot as usize] != i {
+                    return Err("leaf of a dead proxy or wrong leaf link");
+                }
+                if !n.aabb.contains(&self.slots.aabbs[n.slot as usize]) {
+                    return Err("fat box does not hold the proxy's box");
+                }
+                continue;
+            }
+            let (a, b) = (self.nodes[n.child1 as usize], self.nodes[n.child2 as usize]);
+            if a.parent != i || b.parent != i {
+                return Err("child's parent link is wrong");
+            }
+            if n.height != 1 + a.height.max(b.height) {
+                return Err("height is not 1 + the taller child's");
+            }
+            if !n.aabb.contains(&a.aabb) || !n.aabb.contains(&b.aabb) {
+                return Err("node box does not hold a child's box");
+            }
+            stack.push(n.child1);
+            stack.push(n.child2);
+        }
+        if leaves != self.slots.len() { Err("leaf count differs from the proxy count") } else { Ok(()) }
+    }
+
+    /// Collects into `self.found` the slots whose boxes overlap `area`.
+    fn collect(&mut self, area: &Aabb, stats: &mut QueryStats) {
+        self.found.clear();
+        if self.root == NULL {
+            return;
+        }
+        self.stack.clear();
+        self.stack.push(self.root);
+        while let Some(i) = self.stack.pop() {
+            let n = &self.nodes[i as usize];
+            stats.visited += 1;
+            if !n.aabb.overlaps(area) {
+                continue;
+            }
+            if n.is_leaf() {
+                stats.candidates += 1;
+                if self.slots.aabbs[n.slot as usize].overlaps(area) {
+                    self.found.push(n.slot);
+                }
+            } else {
+                self.stack.push(n.child1);
+                self.stack.push(n.child2);
+            }
+        }
+    }
+
+    /// Walks the nodes the ray touches, nearest-first; `visit(id, t)` returns the cutoff `t`.
+    fn walk_ray(&mut self, ray: &Ray, stats: &mut QueryStats, visit: &mut dyn FnMut(ProxyId, f32) -> f32) {
+        if self.root == NULL {
+            return;
+        }
+        let mut cutoff = f32::INFINITY;
+        self.stack.clear();
+        self.stack.push(self.root);
+        while let Some(i) = self.stack.pop() {
+            let n = self.nodes[i as usize];
+            stats.visited += 1;
+            let clipped = ray.clipped(cutoff);
+            if n.aabb.ray_entry(&clipped).is_none() {
+                continue;
+            }
+            if n.is_leaf() {
+                stats.candidates += 1;
+                if let Some(t) = self.slots.aabbs[n.slot as usize].ray_entry(&clipped) {
+                    cutoff = cutoff.min(visit(self.slots.id(n.slot), t));
+                }
+            } else {
+                // Push the farther child first so the nearer one is searched first.
+                let t1 = self.nodes[n.child1 as usize].aabb.ray_entry(&clipped).unwrap_or(f32::INFINITY);
+                let t2 = self.nodes[n.child2 as usize].aabb.ray_entry(&clipped).unwrap_or(f32::INFINITY);
+                if t1 <= t2 {
+                    self.stack.push(n.child2);
+                    self.stack.push(n.child1);
+                } else {
+                    self.stack.push(n.child1);
+                    self.stack.push(n.child2);
+                }
+            }
+        }
+    }
+}
+
+impl SpatialIndex for Tree {
+    fn name(&self) -> &'static str {
+        "tree"
+    }
+
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error> {
+        let id = self.slots.insert(aabb)?;
+        let leaf = self.alloc_node(Node {
+            aabb: aabb.grown(self.margin),
+            parent: NULL,
+            child1: NULL,
+            child2: NULL,
+            height: 0,
+            slot: id.index(),
+        });
+        let s = id.index() as usize;
+        if self.leaf_of.len() <= s {
+            self.leaf_of.resize(s + 1, NULL);
+        }
+        self.leaf_of[s] = leaf;
+        self.insert_leaf(leaf);
+        Ok(id)
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
+        let (s, aabb) = self.slots.remove(id)?;
+        let leaf = self.leaf_of[s as usize];
+        self.remove_leaf(leaf);
+        self.free_node(leaf);
+        self.leaf_of[s as usize] = NULL;
+        Ok(aabb)
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
+        let s = self.slots.slot(id)?;
+        self.slots.aabbs[s as usize] = aabb;
+        let leaf = self.leaf_of[s as usize];
+        let fat = self.nodes[leaf as usize].aabb;
+        let refattened = aabb.grown(self.margin);
+        // Inside its fat box and the fat box not grossly larger: nothing to do.
+        if fat.contains(&aabb) && fat.half_perimeter() <= 4.0 * refattened.half_perimeter() + 1e-6 {
+            return Ok(());
+        }
+        self.remove_leaf(leaf);
+        self.nodes[leaf as usize].aabb = refattened;
+        self.insert_leaf(leaf);
+        Ok(())
+    }
+
+    fn aabb(&self, id: ProxyId) -> Option<Aabb> {
+        self.slots.get(id)
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.nodes.clear();
+        self.leaf_of.iter_mut().for_each(|l| *l = NULL);
+        self.free = NULL;
+        self.root = NULL;
+    }
+
+    fn ids(&self) -> Vec<ProxyId> {
+        self.slots.live_slots().map(|s| self.slots.id(s)).collect()
+    }
+
+    fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
+        let mut stats = QueryStats::default();
+        self.collect(area, &mut stats);
+        self.found.sort_unstable();
+        out.clear();
+        out.extend(self.found.iter().map(|&s| self.slots.id(s)));
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
+        let mut stats = QueryStats::default();
+        let mut best: Option<RayHit> = None;
+        self.walk_ray(ray, &mut stats, &mut |id, t| {
+            let hit = RayHit { id, t };
+            if best.is_none_or(|b| hit.before(&b)) && filter(id) {
+                best = Some(hit);
+            }
+            best.map_or(f32::INFINITY, |b| b.t)
+        });
+        stats.hits = u64::from(best.is_some());
+        (best, stats)
+    }
+
+    fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats {
+        out.clear();
+        let mut stats = QueryStats::default();
+        self.walk_ray(ray, &mut stats, &mut |id, t| {
+            if filter(id) {
+                out.push(RayHit { id, t });
+            }
+            f32::INFINITY
+        });
+        sort_hits(out);
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        out.clear();
+        let mut stats = QueryStats::default();
+        if self.root == NULL {
+            return stats;
+        }
+        let mut found = core::mem::take(&mut self.found);
+        for a in 0..self.slots.capacity() as u32 {
+            if !self.slots.is_live(a) {
+                continue;
+            }
+            let box_a = self.slots.aabbs[a as usize];
+            found.clear();
+            self.stack.clear();
+            self.stack.push(self.root);
+            while let Some(i) = self.stack.pop() {
+                let n = &self.nodes[i as usize];
+                stats.visited += 1;
+                if !n.aabb.overlaps(&box_a) {
+                    continue;
+                }
+                if n.is_leaf() {
+                    if n.slot > a {
+                        stats.candidates += 1;
+                        if self.slots.aabbs[n.slot as usize].overlaps(&box_a) {
+                            found.push(n.slot);
+                        }
+                    }
+                } else {
+                    self.stack.push(n.child1);
+                    self.stack.push(n.child2);
+                }
+            }
+            found.sort_unstable();
+            let id_a = self.slots.id(a);
+            out.extend(found.iter().map(|&b| (id_a, self.slots.id(b))));
+        }
+        self.found = found;
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = alloc::vec![(self.root, 0u32)];
+        while let Some((i, depth)) = stack.pop() {
+            let n = self.nodes[i as usize];
+            visit(n.aabb, depth);
+            if !n.is_leaf() {
+                stack.push((n.child1, depth + 1));
+                stack.push((n.child2, depth + 1));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::vec2;
+
+    fn unit(x: f32, y: f32) -> Aabb {
+        Aabb::from_center(vec2(x, y), vec2(0.5, 0.5)).unwrap()
+    }
+
+    #[test]
+    fn stays_valid_through_inserts_moves_and_removals() {
+        let mut t = Tree::new();
+        let mut ids = Vec::new();
+        for i in 0..200 {
+            ids.push(t.insert(unit((i % 20) as f32 * 1.5, (i / 20) as f32 * 1.5)).unwrap());
+            t.validate().unwrap();
+        }
+        assert!(t.height() <= 2 * 8, "height {}", t.height());
+        for (k, &id) in ids.iter().enumerate() {
+            t.update(id, unit(k as f32 * 0.37, 3.0 + (k % 7) as f32)).unwrap();
+        }
+        t.validate().unwrap();
+        for &id in ids.iter().step_by(3) {
+            t.remove(id).unwrap();
+        }
+        t.validate().unwrap();
+        t.rebuild();
+        t.validate().unwrap();
+        assert_eq!(t.len(), 200 - 67);
+    }
+
+    #[test]
+    fn small_moves_keep_the_leaf() {
+        let mut t = Tree::with_margin(0.5).unwrap();
+        let a = t.insert(unit(0.0, 0.0)).unwrap();
+        t.insert(unit(5.0, 0.0)).unwrap();
+        let before = t.nodes.clone();
+        t.update(a, unit(0.2, -0.3)).unwrap();
+        assert!(t.nodes.iter().zip(&before).all(|(x, y)| x.aabb == y.aabb));
+        t.update(a, unit(3.0, 0.0)).unwrap();
+        t.validate().unwrap();
+        assert!(Tree::with_margin(-1.0).is_err());
+    }
+}

@@ -1,0 +1,209 @@
+//! Every index gives exactly the brute-force answers: pairs, box and point queries, first ray
+//! hits (with a filter) and all ray hits in order, through random inserts, moves and removals,
+//! including zero-size, huge and far-away (±1e7) boxes and reused ids.
+
+use lore_broadphase::glam::{Vec2, vec2};
+use lore_broadphase::{Aabb, Axis, BruteForce, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree};
+use proptest::prelude::*;
+
+fn indexes() -> Vec<Box<dyn SpatialIndex>> {
+    vec![
+        Box::new(Sweep::new(Axis::X)),
+        Box::new(Sweep::new(Axis::Y)),
+        // A small grid: many boxes fall outside and are clamped into the edge cells.
+        Box::new(Grid::new(vec2(-16.0, -16.0), 2.0, 16, 16).unwrap()),
+        Box::new(Grid::new(vec2(-40.0, -40.0), 0.75, 110, 110).unwrap()),
+        Box::new(SpatialHash::new(1.5).unwrap()),
+        // A tiny fixed table: many unrelated cells share buckets.
+        Box::new(SpatialHash::with_table_size(3.0, 13).unwrap()),
+        Box::new(Tree::new()),
+        Box::new(Tree::with_margin(0.0).unwrap()),
+    ]
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Insert(Aabb),
+    Remove(usize),
+    Update(usize, Aabb),
+    Rebuild,
+}
+
+fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        8 => -25.0f32..25.0,
+        1 => prop::sample::select(vec![-1.0e7f32, 1.0e7, 0.0, -16.0, 16.0, 2.0]),
+        1 => -1.0e7f32..1.0e7,
+    ]
+}
+
+fn size() -> impl Strategy<Value = f32> {
+    prop_oneof![6 => 0.0f32..4.0, 1 => Just(0.0f32), 1 => 0.0f32..60.0, 1 => Just(2.0e7f32)]
+}
+
+fn aabb() -> impl Strategy<Value = Aabb> {
+    (coord(), coord(), size(), size()).prop_map(|(x, y, w, h)| Aabb::new(vec2(x, y), vec2(x + w, y + h)).unwrap())
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        5 => aabb().prop_map(Op::Insert),
+        1 => any::<usize>().prop_map(Op::Remove),
+        3 => (any::<usize>(), aabb()).prop_map(|(k, b)| Op::Update(k, b)),
+        1 => Just(Op::Rebuild),
+    ]
+}
+
+fn ray() -> impl Strategy<Value = Ray> {
+    let dir = prop_oneof![
+        3 => (-1.0f32..1.0, -1.0f32..1.0).prop_map(|(x, y)| vec2(x, y)),
+        1 => prop::sample::select(vec![Vec2::X, Vec2::NEG_X, Vec2::Y, Vec2::NEG_Y, vec2(1.0, 1.0)]),
+    ];
+    let len = prop_oneof![3 => 0.0f32..80.0, 1 => Just(f32::INFINITY)];
+    (coord(), coord(), dir, len).prop_filter_map("zero direction", |(x, y, d, l)| Ray::new(vec2(x, y), d, l).ok())
+}
+
+/// Applies `ops` to the reference and every index, checking ids agree.
+fn build(ops: &[Op]) -> (BruteForce, Vec<Box<dyn SpatialIndex>>) {
+    let mut reference = BruteForce::new();
+    let mut others = indexes();
+    let mut live: Vec<ProxyId> = Vec::new();
+    for op in ops {
+        match op {
+            Op::Insert(b) => {
+                let id = reference.insert(*b).unwrap();
+                for ix in &mut others {
+                    assert_eq!(ix.insert(*b).unwrap(), id, "{} issued another id", ix.name());
+                }
+                live.push(id);
+            }
+            Op::Remove(k) if !live.is_empty() => {
+                let id = live.swap_remove(k % live.len());
+                let b = reference.remove(id).unwrap();
+                for ix in &mut others {
+                    assert_eq!(ix.remove(id).unwrap(), b);
+                    assert!(ix.remove(id).is_err(), "{}: removed twice", ix.name());
+                    assert!(ix.aabb(id).is_none());
+                }
+            }
+            Op::Update(k, b) if !live.is_empty() => {
+                let id = live[k % live.len()];
+                reference.update(id, *b).unwrap();
+                for ix in &mut others {
+                    ix.update(id, *b).unwrap();
+                }
+            }
+            Op::Rebuild => {
+                // Interleave queries with changes so lazily rebuilt indexes are exercised.
+                let mut a = Vec::new();
+                reference.pairs(&mut a);
+                for ix in &mut others {
+                    let mut p = Vec::new();
+                    ix.pairs(&mut p);
+                    assert_eq!(p, a, "{} pairs mid-run", ix.name());
+                }
+            }
+            _ => {}
+        }
+    }
+    (reference, others)
+}
+
+fn filter(id: ProxyId) -> bool {
+    id.index() % 3 != 1
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_index_answers_like_brute_force(
+        ops in prop::collection::vec(op(), 0..120),
+        areas in prop::collection::vec(aabb(), 1..6),
+        points in prop::collection::vec((coord(), coord()), 1..6),
+        rays in prop::collection::vec(ray(), 1..8),
+    ) {
+        let (mut reference, mut others) = build(&ops);
+        let mut want_pairs = Vec::new();
+        reference.pairs(&mut want_pairs);
+        for ix in &mut others {
+            let name = ix.name();
+            prop_assert_eq!(ix.len(), reference.len());
+            prop_assert_eq!(ix.ids(), reference.ids());
+            let mut got = Vec::new();
+            ix.pairs(&mut got);
+            prop_assert_eq!(&got, &want_pairs, "{} pairs", name);
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            for area in &areas {
+                reference.query_aabb(area, &mut want);
+                ix.query_aabb(area, &mut got);
+                prop_assert_eq!(&got, &want, "{} query {:?}", name, area);
+            }
+            for &(x, y) in &points {
+                reference.query_point(vec2(x, y), &mut want).unwrap();
+                ix.query_point(vec2(x, y), &mut got).unwrap();
+                prop_assert_eq!(&got, &want, "{} point", name);
+            }
+            let (mut want_hits, mut got_hits) = (Vec::new(), Vec::new());
+            for r in &rays {
+                let (a, _) = reference.raycast(r, &mut filter);
+                let (b, _) = ix.raycast(r, &mut filter);
+                prop_assert_eq!(b, a, "{} first hit {:?}", name, r);
+                let (a, _) = reference.raycast(r, &mut |_| true);
+                let (b, _) = ix.raycast(r, &mut |_| true);
+                prop_assert_eq!(b, a, "{} unfiltered first hit {:?}", name, r);
+                reference.raycast_all(r, &mut filter, &mut want_hits);
+                ix.raycast_all(r, &mut filter, &mut got_hits);
+                prop_assert_eq!(&got_hits, &want_hits, "{} all hits {:?}", name, r);
+            }
+        }
+    }
+}
+
+#[test]
+fn pair_order_and_uniqueness() {
+    // A dense clump: every pair overlaps, each must come once, sorted.
+    let (mut reference, mut others) = build(
+        &(0..30)
+            .map(|i| Op::Insert(Aabb::from_center(vec2(i as f32 * 0.01, 0.0), Vec2::ONE).unwrap()))
+            .collect::<Vec<_>>(),
+    );
+    let mut want = Vec::new();
+    reference.pairs(&mut want);
+    assert_eq!(want.len(), 30 * 29 / 2);
+    assert!(want.windows(2).all(|w| w[0] < w[1]) && want.iter().all(|(a, b)| a < b));
+    for ix in &mut others {
+        let mut got = Vec::new();
+        ix.pairs(&mut got);
+        assert_eq!(got, want, "{}", ix.name());
+    }
+}
+
+#[test]
+fn non_finite_input_is_an_error_everywhere() {
+    for mut ix in indexes() {
+        let id = ix.insert(Aabb::point(Vec2::ZERO).unwrap()).unwrap();
+        let mut out = Vec::new();
+        assert!(ix.query_point(vec2(f32::NAN, 0.0), &mut out).is_err());
+        assert!(ix.query_point(vec2(0.0, f32::INFINITY), &mut out).is_err());
+        ix.remove(id).unwrap();
+        assert!(ix.update(id, Aabb::point(Vec2::ONE).unwrap()).is_err(), "{}: stale update", ix.name());
+        let again = ix.insert(Aabb::point(Vec2::ONE).unwrap()).unwrap();
+        assert_eq!(again.index(), id.index());
+        assert_ne!(again, id);
+        assert!(!ix.is_empty() && ix.aabb(id).is_none());
+        ix.clear();
+        assert!(ix.is_empty() && ix.aabb(again).is_none());
+    }
+}
+
+#[test]
+fn readme_example_runs() -> Result<(), lore_broadphase::Error> {
+    let mut hash = SpatialHash::new(2.0)?;
+    let a = hash.insert(Aabb::from_center(vec2(0.0, 0.0), vec2(1.0, 1.0))?)?;
+    let b = hash.insert(Aabb::from_center(vec2(1.5, 0.0), vec2(1.0, 1.0))?)?;
+    let mut pairs = Vec::new();
+    hash.pairs(&mut pairs);
+    assert_eq!(pairs, [(a, b)]);
+    Ok(())
+}
