@@ -34,6 +34,8 @@ fn floor_i32(v: f32) -> i32 {
 /// Where the cell lists live: a bounded array or a hash table.
 pub(crate) trait CellMap: Clone + core::fmt::Debug {
     const NAME: &'static str;
+    /// Whether each bucket holds exactly one cell (a grid) rather than a mix (a hash).
+    const UNIQUE_CELLS: bool;
     fn origin(&self) -> Vec2;
     fn cell_size(&self) -> f32;
     fn inv_cell(&self) -> f32;
@@ -71,6 +73,38 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
     }
 }
 
+/// Sorts `keys` (all below `2^bits`) by least-significant-digit radix sort, 11 bits a pass;
+/// small inputs use the standard sort.
+pub(crate) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>, bits: u32) {
+    if keys.len() < 512 {
+        keys.sort_unstable();
+        return;
+    }
+    const DIGIT: u32 = 11;
+    let mut shift = 0;
+    while shift < bits {
+        let mut offsets = [0u32; 1 << DIGIT];
+        for &k in keys.iter() {
+            offsets[((k >> shift) & ((1 << DIGIT) - 1)) as usize] += 1;
+        }
+        let mut sum = 0;
+        for o in offsets.iter_mut() {
+            let c = *o;
+            *o = sum;
+            sum += c;
+        }
+        tmp.clear();
+        tmp.resize(keys.len(), 0);
+        for &k in keys.iter() {
+            let d = ((k >> shift) & ((1 << DIGIT) - 1)) as usize;
+            tmp[offsets[d] as usize] = k;
+            offsets[d] += 1;
+        }
+        core::mem::swap(keys, tmp);
+        shift += DIGIT;
+    }
+}
+
 fn cells_in(r: &[i32; 4]) -> u64 {
     (i64::from(r[2]) - i64::from(r[0]) + 1) as u64 * (i64::from(r[3]) - i64::from(r[1]) + 1) as u64
 }
@@ -97,6 +131,7 @@ pub(crate) struct GridMap {
 
 impl CellMap for GridMap {
     const NAME: &'static str = "grid";
+    const UNIQUE_CELLS: bool = true;
     fn origin(&self) -> Vec2 {
         self.origin
     }
@@ -150,6 +185,7 @@ pub(crate) struct HashMap {
 
 impl CellMap for HashMap {
     const NAME: &'static str = "hash";
+    const UNIQUE_CELLS: bool = false;
     fn origin(&self) -> Vec2 {
         Vec2::ZERO
     }
@@ -183,6 +219,11 @@ impl CellMap for HashMap {
 struct Item {
     aabb: Aabb,
     slot: u32,
+    /// Bit 0: this cell is in the box's first column; bit 1: in its first row. Two boxes
+    /// listed in one cell meet there first exactly when their flags together have both bits.
+    first: u32,
+    /// The cell this entry was listed for (a hash bucket mixes cells).
+    cell: [i32; 2],
 }
 
 /// The shared machinery of [`Grid`] and [`SpatialHash`].
@@ -203,7 +244,8 @@ pub(crate) struct Cells<M: CellMap> {
     /// Union of all live boxes at the last reindex (rays are clipped to it).
     bounds: Option<Aabb>,
     dirty: bool,
-    scratch: Vec<u32>,
+    packed: Vec<u64>,
+    scratch_keys: Vec<u64>,
 }
 
 impl<M: CellMap> Cells<M> {
@@ -220,7 +262,8 @@ impl<M: CellMap> Cells<M> {
             stamp: 0,
             bounds: None,
             dirty: true,
-            scratch: Vec::new(),
+            packed: Vec::new(),
+            scratch_keys: Vec::new(),
         }
     }
 
@@ -285,7 +328,7 @@ impl<M: CellMap> Cells<M> {
         for b in 0..buckets {
             self.starts[b + 1] += self.starts[b];
         }
-        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0 };
+        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: [0; 2] };
         self.items.clear();
         self.items.resize(entries, filler);
         // Fill from the back of each bucket so `starts` ends up pointing at the fronts again;
@@ -301,7 +344,8 @@ impl<M: CellMap> Cells<M> {
                 for x in x0..=x1 {
                     let b = self.map.bucket(x, y);
                     cursor[b] -= 1;
-                    self.items[cursor[b] as usize] = Item { aabb, slot: s };
+                    let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
+                    self.items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: [x, y] };
                 }
             }
         }
@@ -469,64 +513,62 @@ impl<M: CellMap> Cells<M> {
         stats
     }
 
+    /// The full pair set, bucket by bucket: two boxes listed in the same cell are tested there,
+    /// and reported only if that cell is the first cell both touch (the one at the larger of
+    /// their lower corners), so each pair comes out exactly once without query stamps. The
+    /// walk reads the cell lists front to back; a radix sort then puts the pairs in id order.
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
         self.reindex();
         out.clear();
         let mut stats = QueryStats::default();
-        let mut found = core::mem::take(&mut self.scratch);
-        for a in 0..self.slots.capacity() as u32 {
-            if !self.slots.is_live(a) {
+        let mut packed = core::mem::take(&mut self.packed);
+        packed.clear();
+        let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
+        let pack = |a: u32, b: u32| {
+            if a < b { (u64::from(a) << bits) | u64::from(b) } else { (u64::from(b) << bits) | u64::from(a) }
+        };
+        for b in 0..self.map.buckets() {
+            let items = &self.items[self.starts[b] as usize..self.starts[b + 1] as usize];
+            if items.len() < 2 {
                 continue;
             }
-            found.clear();
-            let box_a = self.slots.aabbs[a as usize];
-            if self.is_big[a as usize] {
-                // A big box is tested against every later box directly.
-                for b in a + 1..self.slots.capacity() as u32 {
-                    if self.slots.is_live(b) {
-                        stats.candidates += 1;
-                        if box_a.overlaps(&self.slots.aabbs[b as usize]) {
-                            found.push(b);
-                        }
-                    }
+            stats.visited += 1;
+            for (i, p) in items.iter().enumerate() {
+                let rest = &items[i + 1..];
+                stats.candidates += rest.len() as u64;
+                // Branch-free: write every candidate, keep it only when it is a hit.
+                let mut n = packed.len();
+                packed.resize(n + rest.len(), 0);
+                for q in rest {
+                    let hit = (M::UNIQUE_CELLS || p.cell == q.cell)
+                        & ((p.first | q.first) == 3)
+                        & (p.aabb.min.x <= q.aabb.max.x)
+                        & (q.aabb.min.x <= p.aabb.max.x)
+                        & (p.aabb.min.y <= q.aabb.max.y)
+                        & (q.aabb.min.y <= p.aabb.max.y);
+                    packed[n] = pack(p.slot, q.slot);
+                    n += usize::from(hit);
                 }
-            } else {
-                let stamp = self.next_stamp();
-                let [x0, y0, x1, y1] = self.ranges[a as usize];
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        stats.visited += 1;
-                        let b = self.map.bucket(x, y);
-                        for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
-                            if item.slot <= a {
-                                continue;
-                            }
-                            let st = &mut self.stamps[item.slot as usize];
-                            if *st == stamp {
-                                continue;
-                            }
-                            *st = stamp;
-                            stats.candidates += 1;
-                            if box_a.overlaps(&item.aabb) {
-                                found.push(item.slot);
-                            }
-                        }
-                    }
-                }
-                for &b in &self.big {
-                    if b > a {
-                        stats.candidates += 1;
-                        if box_a.overlaps(&self.slots.aabbs[b as usize]) {
-                            found.push(b);
-                        }
-                    }
-                }
-                found.sort_unstable();
+                packed.truncate(n);
             }
-            let id_a = self.slots.id(a);
-            out.extend(found.iter().map(|&b| (id_a, self.slots.id(b))));
         }
-        self.scratch = found;
+        for &a in &self.big {
+            // A big box is tested against every other box (big pairs once: from the smaller).
+            let box_a = self.slots.aabbs[a as usize];
+            for b in 0..self.slots.capacity() as u32 {
+                if b == a || !self.slots.is_live(b) || (self.is_big[b as usize] && b < a) {
+                    continue;
+                }
+                stats.candidates += 1;
+                if box_a.overlaps(&self.slots.aabbs[b as usize]) {
+                    packed.push(pack(a, b));
+                }
+            }
+        }
+        radix_sort(&mut packed, &mut self.scratch_keys, 2 * bits);
+        let mask = (1u64 << bits) - 1;
+        out.extend(packed.iter().map(|&k| (self.slots.id((k >> bits) as u32), self.slots.id((k & mask) as u32))));
+        self.packed = packed;
         stats.hits = out.len() as u64;
         stats
     }
@@ -791,6 +833,11 @@ mod tests {
     #[test]
     fn each_bucket_lists_slots_ascending_and_big_boxes_stay_out() {
         let mut g = Grid::new(Vec2::ZERO, 1.0, 100, 100).unwrap();
+        let mut keys: Vec<u64> = (0..5000u64).map(|i| (i * 7919) % 10007).collect();
+        let mut want = keys.clone();
+        want.sort_unstable();
+        radix_sort(&mut keys, &mut Vec::new(), 14);
+        assert_eq!(keys, want);
         for i in 0..10 {
             g.insert(Aabb::new(vec2(i as f32 * 0.1, 0.0), vec2(2.0, 2.0)).unwrap()).unwrap();
         }

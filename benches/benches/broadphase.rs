@@ -1,0 +1,499 @@
+//! lore-broadphase against parry2d's `Bvh` (rapier's broad phase) and rstar, on the same data.
+//!
+//! Scenes (f32, one core): boxes of half extent 0.5–2.0 in a square world sized for about 2.8
+//! overlaps per box, every box moving every frame (time = update of every box + the full pair
+//! set); 100k static tiles + 1k movers (time = moving×moving + moving×static pairs); first-hit
+//! rays against 25k tiles. The pair sets (and ray hits) of every contender are checked equal
+//! before anything is timed.
+//!
+//! Run: `cargo bench -p lore-benches --bench broadphase`
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use lore_broadphase::glam::{Vec2, vec2};
+use lore_broadphase::{Aabb, Axis, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree, World};
+use parry2d::bounding_volume::Aabb as PAabb;
+use parry2d::math::Vector as PVec;
+use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+use parry2d::query::{Ray as PRay, RayCast};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use rstar::primitives::{GeomWithData, Rectangle};
+use rstar::{AABB as RAabb, RTree, SelectionFunction};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// Moving boxes: centres, half extents, velocities, in a square of side `side`.
+#[derive(Clone)]
+struct Scene {
+    centers: Vec<Vec2>,
+    halves: Vec<Vec2>,
+    vel: Vec<Vec2>,
+    side: f32,
+}
+
+impl Scene {
+    fn new(n: usize, seed: u64) -> Self {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        // Mean (2h_a + 2h_b)² over h ~ U(0.5, 2) is about 26.5, so area 9.5 n gives ~2.8
+        // overlaps per box.
+        let side = (9.5 * n as f32).sqrt();
+        let mut centers = Vec::with_capacity(n);
+        let mut halves = Vec::with_capacity(n);
+        let mut vel = Vec::with_capacity(n);
+        for _ in 0..n {
+            centers.push(vec2(rng.random_range(0.0..side), rng.random_range(0.0..side)));
+            halves.push(vec2(rng.random_range(0.5..2.0), rng.random_range(0.5..2.0)));
+            vel.push(vec2(rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05)));
+        }
+        Self { centers, halves, vel, side }
+    }
+
+    /// One frame of motion, bouncing off the world's sides.
+    fn step(&mut self) {
+        for ((c, v), _) in self.centers.iter_mut().zip(&mut self.vel).zip(&self.halves) {
+            *c += *v;
+            if c.x < 0.0 || c.x > self.side {
+                v.x = -v.x;
+            }
+            if c.y < 0.0 || c.y > self.side {
+                v.y = -v.y;
+            }
+        }
+    }
+
+    fn aabb(&self, i: usize) -> Aabb {
+        Aabb::from_center(self.centers[i], self.halves[i]).unwrap()
+    }
+
+    fn paabb(&self, i: usize) -> PAabb {
+        let (lo, hi) = (self.centers[i] - self.halves[i], self.centers[i] + self.halves[i]);
+        PAabb::new(PVec::new(lo.x, lo.y), PVec::new(hi.x, hi.y))
+    }
+
+    fn rect(&self, i: usize) -> GeomWithData<Rectangle<[f32; 2]>, u32> {
+        let (lo, hi) = (self.centers[i] - self.halves[i], self.centers[i] + self.halves[i]);
+        GeomWithData::new(Rectangle::from_corners([lo.x, lo.y], [hi.x, hi.y]), i as u32)
+    }
+
+    fn overlap(&self, a: usize, b: usize) -> bool {
+        self.aabb(a).overlaps(&self.aabb(b))
+    }
+}
+
+/// A lore index fed by the scene.
+struct Lore<I: SpatialIndex> {
+    index: I,
+    ids: Vec<ProxyId>,
+    pairs: Vec<(ProxyId, ProxyId)>,
+}
+
+impl<I: SpatialIndex> Lore<I> {
+    fn new(mut index: I, scene: &Scene) -> Self {
+        let ids = (0..scene.centers.len()).map(|i| index.insert(scene.aabb(i)).unwrap()).collect();
+        Self { index, ids, pairs: Vec::new() }
+    }
+
+    fn frame(&mut self, scene: &Scene) -> usize {
+        for (i, &id) in self.ids.iter().enumerate() {
+            self.index.update(id, scene.aabb(i)).unwrap();
+        }
+        self.index.pairs(&mut self.pairs);
+        self.pairs.len()
+    }
+
+    fn pair_set(&self) -> Vec<(u32, u32)> {
+        self.pairs.iter().map(|(a, b)| (a.index(), b.index())).collect()
+    }
+}
+
+/// parry2d's `Bvh` driven the way rapier drives it: partial updates, incremental
+/// re-optimisation, refit, then the self-traversal for every overlapping leaf pair (the
+/// tight boxes are tested again in the callback, as rapier's narrow phase would).
+struct Parry {
+    bvh: Bvh,
+    ws: BvhWorkspace,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Parry {
+    fn new(scene: &Scene) -> Self {
+        let leaves: Vec<PAabb> = (0..scene.centers.len()).map(|i| scene.paabb(i)).collect();
+        Self { bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves), ws: BvhWorkspace::default(), pairs: Vec::new() }
+    }
+
+    fn frame(&mut self, scene: &Scene) -> usize {
+        for i in 0..scene.centers.len() {
+            self.bvh.insert_or_update_partially(scene.paabb(i), i as u32, 0.0);
+        }
+        self.bvh.optimize_incremental(&mut self.ws);
+        self.bvh.refit(&mut self.ws);
+        self.pairs.clear();
+        let pairs = &mut self.pairs;
+        self.bvh.traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| {
+            if scene.overlap(a as usize, b as usize) {
+                pairs.push((a.min(b), a.max(b)));
+            }
+        });
+        self.pairs.len()
+    }
+}
+
+/// rstar rebuilt by bulk load each frame, then joined with itself.
+fn rstar_frame(scene: &Scene, pairs: &mut Vec<(u32, u32)>) -> usize {
+    let tree = RTree::bulk_load((0..scene.centers.len()).map(|i| scene.rect(i)).collect());
+    pairs.clear();
+    for (a, b) in tree.intersection_candidates_with_other_tree(&tree) {
+        if a.data < b.data {
+            pairs.push((a.data, b.data));
+        }
+    }
+    pairs.len()
+}
+
+fn sorted(mut v: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    v.sort_unstable();
+    v
+}
+
+fn config(c: &mut Criterion) -> criterion::BenchmarkGroup<'_, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group("broadphase");
+    g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    g
+}
+
+fn grid_for(scene: &Scene, cell: f32) -> Grid {
+    let area = Aabb::new(vec2(-2.0, -2.0), Vec2::splat(scene.side + 2.0)).unwrap();
+    Grid::covering(area, cell).unwrap()
+}
+
+fn moving(c: &mut Criterion) {
+    let mut g = config(c);
+    for n in [1_000usize, 10_000, 100_000] {
+        let base = Scene::new(n, 7);
+        // Same pairs from everyone, checked on frame 1 before timing.
+        {
+            let mut s = base.clone();
+            s.step();
+            let mut grid = Lore::new(grid_for(&s, 2.5), &base);
+            grid.frame(&s);
+            let want = grid.pair_set();
+            let mut hash = Lore::new(SpatialHash::new(2.5).unwrap(), &base);
+            hash.frame(&s);
+            assert_eq!(hash.pair_set(), want, "hash");
+            let mut tree = Lore::new(Tree::new(), &base);
+            tree.frame(&s);
+            assert_eq!(tree.pair_set(), want, "tree");
+            let mut sweep = Lore::new(Sweep::new(Axis::X), &base);
+            sweep.frame(&s);
+            assert_eq!(sweep.pair_set(), want, "sweep");
+            let mut parry = Parry::new(&base);
+            parry.frame(&s);
+            assert_eq!(sorted(parry.pairs.clone()), want, "parry");
+            let mut rp = Vec::new();
+            rstar_frame(&s, &mut rp);
+            assert_eq!(sorted(rp), want, "rstar");
+            eprintln!("{n} boxes: {} pairs ({:.2} per box)", want.len(), 2.0 * want.len() as f64 / n as f64);
+        }
+        let label = format!("{}k", n / 1000);
+        for cell in [2.5f32, 4.0] {
+            let mut s = base.clone();
+            let mut lore = Lore::new(grid_for(&s, cell), &s);
+            g.bench_function(BenchmarkId::new(format!("moving/lore-grid-{cell}"), &label), |b| {
+                b.iter(|| {
+                    s.step();
+                    black_box(lore.frame(&s))
+                })
+            });
+        }
+        let mut s = base.clone();
+        let mut lore = Lore::new(SpatialHash::new(2.5).unwrap(), &s);
+        g.bench_function(BenchmarkId::new("moving/lore-hash", &label), |b| {
+            b.iter(|| {
+                s.step();
+                black_box(lore.frame(&s))
+            })
+        });
+        let mut s = base.clone();
+        let mut lore = Lore::new(Tree::new(), &s);
+        g.bench_function(BenchmarkId::new("moving/lore-tree", &label), |b| {
+            b.iter(|| {
+                s.step();
+                black_box(lore.frame(&s))
+            })
+        });
+        let mut s = base.clone();
+        let mut lore = Lore::new(Sweep::new(Axis::X), &s);
+        g.bench_function(BenchmarkId::new("moving/lore-sweep", &label), |b| {
+            b.iter(|| {
+                s.step();
+                black_box(lore.frame(&s))
+            })
+        });
+        let mut s = base.clone();
+        let mut parry = Parry::new(&s);
+        g.bench_function(BenchmarkId::new("moving/parry2d-bvh", &label), |b| {
+            b.iter(|| {
+                s.step();
+                black_box(parry.frame(&s))
+            })
+        });
+        let mut s = base.clone();
+        let mut rp = Vec::new();
+        g.bench_function(BenchmarkId::new("moving/rstar", &label), |b| {
+            b.iter(|| {
+                s.step();
+                black_box(rstar_frame(&s, &mut rp))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// 100k unit tiles on a lattice of pitch 1.25, plus 1k movers among them.
+fn tiles(n_side: usize) -> Vec<Aabb> {
+    let mut v = Vec::with_capacity(n_side * n_side);
+    for y in 0..n_side {
+        for x in 0..n_side {
+            let min = vec2(x as f32, y as f32) * 1.25;
+            v.push(Aabb::new(min, min + Vec2::ONE).unwrap());
+        }
+    }
+    v
+}
+
+fn to_p(a: &Aabb) -> PAabb {
+    PAabb::new(PVec::new(a.min().x, a.min().y), PVec::new(a.max().x, a.max().y))
+}
+
+type Pairs = Vec<(ProxyId, ProxyId)>;
+
+fn lore_frame<S: SpatialIndex>(
+    w: &mut World<S, Grid>,
+    ids: &[ProxyId],
+    s: &Scene,
+    mm: &mut Pairs,
+    ms: &mut Pairs,
+) -> usize {
+    for (i, &id) in ids.iter().enumerate() {
+        w.movers_mut().update(id, s.aabb(i)).unwrap();
+    }
+    w.pairs(mm, ms);
+    mm.len() + ms.len()
+}
+
+fn static_world(c: &mut Criterion) {
+    let mut g = config(c);
+    let tiles = tiles(316);
+    let side = 316.0 * 1.25;
+    let mut base = Scene::new(1000, 11);
+    for p in &mut base.centers {
+        *p = *p / base.side * side;
+    }
+    base.side = side;
+    let n_t = tiles.len() as u32;
+    let tile_bounds = Aabb::new(vec2(-4.0, -4.0), Vec2::splat(side + 4.0)).unwrap();
+
+    let make_world = |s: &Scene| {
+        let mut w = World::new(Grid::covering(tile_bounds, 1.25).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
+        for t in &tiles {
+            w.statics_mut().insert(*t).unwrap();
+        }
+        let ids: Vec<ProxyId> = (0..s.centers.len()).map(|i| w.movers_mut().insert(s.aabb(i)).unwrap()).collect();
+        (w, ids)
+    };
+    let make_tree_world = |s: &Scene| {
+        let mut w = World::new(Tree::with_margin(0.0).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
+        for t in &tiles {
+            w.statics_mut().insert(*t).unwrap();
+        }
+        w.statics_mut().rebuild();
+        let ids: Vec<ProxyId> = (0..s.centers.len()).map(|i| w.movers_mut().insert(s.aabb(i)).unwrap()).collect();
+        (w, ids)
+    };
+    // parry: one tree holding tiles (leaves 0..n_t) and movers (n_t..); with change detection,
+    // only pairs involving moved leaves are traversed, which is exactly moving×(moving+static).
+    let make_parry = |s: &Scene| {
+        let mut leaves: Vec<PAabb> = tiles.iter().map(to_p).collect();
+        leaves.extend((0..s.centers.len()).map(|i| s.paabb(i)));
+        (Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves), BvhWorkspace::default())
+    };
+    let parry_frame = |bvh: &mut Bvh, ws: &mut BvhWorkspace, s: &Scene, out: &mut Vec<(u32, u32)>| {
+        for i in 0..s.centers.len() {
+            bvh.insert_or_update_partially(s.paabb(i), n_t + i as u32, 0.0);
+        }
+        bvh.refit(ws);
+        out.clear();
+        bvh.traverse_bvtt_single_tree::<true>(ws, &mut |a, b| {
+            let (a, b) = (a.min(b), a.max(b));
+            if b < n_t {
+                return;
+            }
+            let bb = s.aabb((b - n_t) as usize);
+            let ab = if a < n_t { tiles[a as usize] } else { s.aabb((a - n_t) as usize) };
+            if ab.overlaps(&bb) {
+                out.push((a, b));
+            }
+        });
+        bvh.optimize_incremental(ws);
+        out.len()
+    };
+    // rstar: static tree bulk-loaded once; movers bulk-loaded each frame, self-joined and
+    // joined with the static tree.
+    let static_rtree = RTree::bulk_load(
+        tiles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| GeomWithData::new(Rectangle::from_corners(t.min().to_array(), t.max().to_array()), i as u32))
+            .collect(),
+    );
+    let rstar_world = |s: &Scene, out: &mut Vec<(u32, u32)>| {
+        let movers = RTree::bulk_load((0..s.centers.len()).map(|i| s.rect(i)).collect());
+        out.clear();
+        for (a, b) in movers.intersection_candidates_with_other_tree(&movers) {
+            if a.data < b.data {
+                out.push((n_t + a.data, n_t + b.data));
+            }
+        }
+        for (m, t) in movers.intersection_candidates_with_other_tree(&static_rtree) {
+            out.push((t.data, n_t + m.data));
+        }
+        out.len()
+    };
+    let as_global = |mm: &[(ProxyId, ProxyId)], ms: &[(ProxyId, ProxyId)]| {
+        let mut v: Vec<(u32, u32)> = mm.iter().map(|(a, b)| (n_t + a.index(), n_t + b.index())).collect();
+        v.extend(ms.iter().map(|(m, t)| (t.index(), n_t + m.index())));
+        sorted(v)
+    };
+    {
+        let mut s = base.clone();
+        s.step();
+        let (mut w, ids) = make_world(&base);
+        let (mut mm, mut ms) = (Vec::new(), Vec::new());
+        lore_frame(&mut w, &ids, &s, &mut mm, &mut ms);
+        let want = as_global(&mm, &ms);
+        let (mut tw, tids) = make_tree_world(&base);
+        lore_frame(&mut tw, &tids, &s, &mut mm, &mut ms);
+        assert_eq!(as_global(&mm, &ms), want, "tree world");
+        let (mut bvh, mut ws) = make_parry(&base);
+        let mut out = Vec::new();
+        parry_frame(&mut bvh, &mut ws, &s, &mut out);
+        assert_eq!(sorted(out.clone()), want, "parry");
+        rstar_world(&s, &mut out);
+        assert_eq!(sorted(out.clone()), want, "rstar");
+        eprintln!("static world: {} pairs", want.len());
+    }
+    let (mut mm, mut ms) = (Vec::new(), Vec::new());
+    let mut s = base.clone();
+    let (mut w, ids) = make_world(&s);
+    w.pairs(&mut mm, &mut ms); // builds the static grid once, outside the timing
+    g.bench_function("static100k+1k/lore-world-grid", |b| {
+        b.iter(|| {
+            s.step();
+            black_box(lore_frame(&mut w, &ids, &s, &mut mm, &mut ms))
+        })
+    });
+    let mut s = base.clone();
+    let (mut w, ids) = make_tree_world(&s);
+    g.bench_function("static100k+1k/lore-world-tree", |b| {
+        b.iter(|| {
+            s.step();
+            black_box(lore_frame(&mut w, &ids, &s, &mut mm, &mut ms))
+        })
+    });
+    let mut s = base.clone();
+    let (mut bvh, mut ws) = make_parry(&s);
+    let mut out = Vec::new();
+    g.bench_function("static100k+1k/parry2d-bvh", |b| {
+        b.iter(|| {
+            s.step();
+            black_box(parry_frame(&mut bvh, &mut ws, &s, &mut out))
+        })
+    });
+    let mut s = base.clone();
+    g.bench_function("static100k+1k/rstar", |b| {
+        b.iter(|| {
+            s.step();
+            black_box(rstar_world(&s, &mut out))
+        })
+    });
+    g.finish();
+}
+
+/// rstar has no ray cast: a selection function that opens envelopes the ray touches.
+struct RaySel(Ray);
+
+impl SelectionFunction<GeomWithData<Rectangle<[f32; 2]>, u32>> for RaySel {
+    fn should_unpack_parent(&self, e: &RAabb<[f32; 2]>) -> bool {
+        let a = Aabb::new(Vec2::from(e.lower()), Vec2::from(e.upper())).unwrap();
+        a.ray_entry(&self.0).is_some()
+    }
+}
+
+fn rays(c: &mut Criterion) {
+    let mut g = config(c);
+    let tiles = tiles(158); // 24,964 tiles
+    let side = 158.0 * 1.25;
+    let mut rng = Pcg64::seed_from_u64(5);
+    let rays: Vec<Ray> = (0..1000)
+        .map(|_| {
+            let o = vec2(rng.random_range(0.0..side), rng.random_range(0.0..side));
+            let d = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
+            Ray::new(o, d, 50.0).unwrap()
+        })
+        .collect();
+    let mut tree = Tree::with_margin(0.0).unwrap();
+    let mut grid = Grid::covering(Aabb::new(Vec2::ZERO, Vec2::splat(side)).unwrap(), 1.25).unwrap();
+    let mut hash = SpatialHash::new(1.25).unwrap();
+    for t in &tiles {
+        tree.insert(*t).unwrap();
+        grid.insert(*t).unwrap();
+        hash.insert(*t).unwrap();
+    }
+    tree.rebuild();
+    let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &tiles.iter().map(to_p).collect::<Vec<_>>());
+    let parry_ray = |r: &Ray| {
+        let pr = PRay::new(PVec::new(r.origin().x, r.origin().y), PVec::new(r.dir().x, r.dir().y));
+        bvh.cast_ray(&pr, r.max_t(), |leaf, best| to_p(&tiles[leaf as usize]).cast_local_ray(&pr, best, true))
+    };
+    let rtree = RTree::bulk_load(
+        tiles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| GeomWithData::new(Rectangle::from_corners(t.min().to_array(), t.max().to_array()), i as u32))
+            .collect(),
+    );
+    let rstar_ray = |r: &Ray| {
+        rtree
+            .locate_with_selection_function(RaySel(*r))
+            .filter_map(|o| tiles[o.data as usize].ray_entry(r).map(|t| (t, o.data)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+    };
+    for r in &rays {
+        let want = tree.raycast(r, &mut |_| true).0.map(|h| (h.id.index(), h.t));
+        assert_eq!(grid.raycast(r, &mut |_| true).0.map(|h| (h.id.index(), h.t)), want);
+        assert_eq!(hash.raycast(r, &mut |_| true).0.map(|h| (h.id.index(), h.t)), want);
+        assert_eq!(rstar_ray(r).map(|(t, i)| (i, t)), want);
+        let p = parry_ray(r);
+        assert_eq!(p.map(|(_, t)| t).is_some(), want.is_some());
+        if let (Some((_, pt)), Some((_, t))) = (p, want) {
+            assert!((pt - t).abs() < 1e-3, "parry {pt} lore {t}");
+        }
+    }
+    g.bench_function("ray25k-1000rays/lore-tree", |b| {
+        b.iter(|| rays.iter().filter(|r| tree.raycast(r, &mut |_| true).0.is_some()).count())
+    });
+    g.bench_function("ray25k-1000rays/lore-grid", |b| {
+        b.iter(|| rays.iter().filter(|r| grid.raycast(r, &mut |_| true).0.is_some()).count())
+    });
+    g.bench_function("ray25k-1000rays/lore-hash", |b| {
+        b.iter(|| rays.iter().filter(|r| hash.raycast(r, &mut |_| true).0.is_some()).count())
+    });
+    g.bench_function("ray25k-1000rays/parry2d-bvh", |b| {
+        b.iter(|| rays.iter().filter(|r| parry_ray(r).is_some()).count())
+    });
+    g.bench_function("ray25k-1000rays/rstar", |b| b.iter(|| rays.iter().filter(|r| rstar_ray(r).is_some()).count()));
+    g.finish();
+}
+
+criterion_group!(group, moving, static_world, rays);
+criterion_main!(group);
