@@ -50,6 +50,9 @@ pub struct Tree {
     margin: f32,
     stack: Vec<u32>,
     found: Vec<u32>,
+    pair_stack: Vec<(u32, u32)>,
+    packed: Vec<u64>,
+    scratch_keys: Vec<u64>,
 }
 
 impl Default for Tree {
@@ -71,6 +74,9 @@ impl Tree {
             margin: 0.1,
             stack: Vec::new(),
             found: Vec::new(),
+            pair_stack: Vec::new(),
+            packed: Vec::new(),
+            scratch_keys: Vec::new(),
         }
     }
 
@@ -548,44 +554,54 @@ impl SpatialIndex for Tree {
         stats
     }
 
+    /// Every pair once: two leaves meet only under their lowest common ancestor, so the tree
+    /// is tested against itself by crossing the two children of every internal node, opening
+    /// the larger side of each overlapping node pair. A radix sort puts the pairs in id order.
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
         out.clear();
         let mut stats = QueryStats::default();
-        if self.root == NULL {
-            return stats;
-        }
-        let mut found = core::mem::take(&mut self.found);
-        for a in 0..self.slots.capacity() as u32 {
-            if !self.slots.is_live(a) {
+        let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
+        let mut packed = core::mem::take(&mut self.packed);
+        packed.clear();
+        let mut stack = core::mem::take(&mut self.pair_stack);
+        for n in &self.nodes {
+            if n.height <= 0 {
                 continue;
             }
-            let box_a = self.slots.aabbs[a as usize];
-            found.clear();
-            self.stack.clear();
-            self.stack.push(self.root);
-            while let Some(i) = self.stack.pop() {
-                let n = &self.nodes[i as usize];
+            stack.clear();
+            stack.push((n.child1, n.child2));
+            while let Some((a, b)) = stack.pop() {
+                let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
                 stats.visited += 1;
-                if !n.aabb.overlaps(&box_a) {
+                if !na.aabb.overlaps(&nb.aabb) {
                     continue;
                 }
-                if n.is_leaf() {
-                    if n.slot > a {
+                match (na.is_leaf(), nb.is_leaf()) {
+                    (true, true) => {
                         stats.candidates += 1;
-                        if self.slots.aabbs[n.slot as usize].overlaps(&box_a) {
-                            found.push(n.slot);
+                        let (sa, sb) = (na.slot, nb.slot);
+                        if self.slots.aabbs[sa as usize].overlaps(&self.slots.aabbs[sb as usize]) {
+                            let (lo, hi) = if sa < sb { (sa, sb) } else { (sb, sa) };
+                            packed.push((u64::from(lo) << bits) | u64::from(hi));
                         }
                     }
-                } else {
-                    self.stack.push(n.child1);
-                    self.stack.push(n.child2);
+                    (false, true) => stack.extend([(na.child1, b), (na.child2, b)]),
+                    (true, false) => stack.extend([(a, nb.child1), (a, nb.child2)]),
+                    (false, false) => {
+                        if na.aabb.half_perimeter() >= nb.aabb.half_perimeter() {
+                            stack.extend([(na.child1, b), (na.child2, b)]);
+                        } else {
+                            stack.extend([(a, nb.child1), (a, nb.child2)]);
+                        }
+                    }
                 }
             }
-            found.sort_unstable();
-            let id_a = self.slots.id(a);
-            out.extend(found.iter().map(|&b| (id_a, self.slots.id(b))));
         }
-        self.found = found;
+        crate::cells::radix_sort(&mut packed, &mut self.scratch_keys, 2 * bits);
+        let mask = (1u64 << bits) - 1;
+        out.extend(packed.iter().map(|&k| (self.slots.id((k >> bits) as u32), self.slots.id((k & mask) as u32))));
+        self.packed = packed;
+        self.pair_stack = stack;
         stats.hits = out.len() as u64;
         stats
     }
