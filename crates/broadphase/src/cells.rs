@@ -25,7 +25,7 @@ pub const BIG_CELLS: u64 = 256;
 
 /// `floor(v)` as an `i32`, saturating at the ends (monotone, so cell ranges of overlapping
 /// boxes always overlap).
-#[inline]
+#[inline(always)]
 fn floor_i32(v: f32) -> i32 {
     let i = v as i32;
     if (i as f32) > v { i.saturating_sub(1) } else { i }
@@ -43,17 +43,19 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
     fn limits(&self, axis: usize) -> (i32, i32);
     fn bucket(&self, x: i32, y: i32) -> usize;
     fn buckets(&self) -> usize;
-    /// Called before a rebuild with the number of cell entries to come.
+    /// Whether the current bucket count suits `entries` cell entries.
+    fn fits(&self, entries: usize) -> bool;
+    /// Re-sizes the table for `entries` cell entries.
     fn resize(&mut self, entries: usize);
 
-    #[inline]
+    #[inline(always)]
     fn coord(&self, v: f32, axis: usize) -> i32 {
         let (lo, hi) = self.limits(axis);
         floor_i32((v - self.origin()[axis]) * self.inv_cell()).clamp(lo, hi)
     }
 
     /// Inclusive cell range `[x0, y0, x1, y1]` of a box.
-    #[inline]
+    #[inline(always)]
     fn range(&self, aabb: &Aabb) -> [i32; 4] {
         [self.coord(aabb.min.x, 0), self.coord(aabb.min.y, 1), self.coord(aabb.max.x, 0), self.coord(aabb.max.y, 1)]
     }
@@ -73,19 +75,23 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
     }
 }
 
-/// Sorts `keys` (all below `2^bits`) by least-significant-digit radix sort, 11 bits a pass;
+/// Sorts `keys` (all below `2^bits`) by least-significant-digit radix sort;
 /// small inputs use the standard sort.
 pub(crate) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>, bits: u32) {
     if keys.len() < 512 {
         keys.sort_unstable();
         return;
     }
-    const DIGIT: u32 = 11;
+    // As few passes as digits of at most 12 bits allow (a 4,096-entry count table stays in L1).
+    let passes = bits.div_ceil(12).max(1);
+    let digit = bits.div_ceil(passes);
+    let mask = (1u64 << digit) - 1;
+    let mut offsets = alloc::vec![0u32; 1 << digit];
     let mut shift = 0;
     while shift < bits {
-        let mut offsets = [0u32; 1 << DIGIT];
+        offsets.iter_mut().for_each(|o| *o = 0);
         for &k in keys.iter() {
-            offsets[((k >> shift) & ((1 << DIGIT) - 1)) as usize] += 1;
+            offsets[((k >> shift) & mask) as usize] += 1;
         }
         let mut sum = 0;
         for o in offsets.iter_mut() {
@@ -96,12 +102,12 @@ pub(crate) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>, bits: u32) {
         tmp.clear();
         tmp.resize(keys.len(), 0);
         for &k in keys.iter() {
-            let d = ((k >> shift) & ((1 << DIGIT) - 1)) as usize;
+            let d = ((k >> shift) & mask) as usize;
             tmp[offsets[d] as usize] = k;
             offsets[d] += 1;
         }
         core::mem::swap(keys, tmp);
-        shift += DIGIT;
+        shift += digit;
     }
 }
 
@@ -144,12 +150,15 @@ impl CellMap for GridMap {
     fn limits(&self, axis: usize) -> (i32, i32) {
         (0, if axis == 0 { self.width - 1 } else { self.height - 1 })
     }
-    #[inline]
+    #[inline(always)]
     fn bucket(&self, x: i32, y: i32) -> usize {
         y as usize * self.width as usize + x as usize
     }
     fn buckets(&self) -> usize {
         self.width as usize * self.height as usize
+    }
+    fn fits(&self, _entries: usize) -> bool {
+        true
     }
     fn resize(&mut self, _entries: usize) {}
 }
@@ -198,13 +207,23 @@ impl CellMap for HashMap {
     fn limits(&self, _axis: usize) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
-    #[inline]
+    #[inline(always)]
     fn bucket(&self, x: i32, y: i32) -> usize {
         // Large primes times the coordinates, xored, modulo a prime table size.
         ((x as u32).wrapping_mul(1_640_531_513) ^ (y as u32).wrapping_mul(2_654_435_789)) as usize % self.size as usize
     }
     fn buckets(&self) -> usize {
         self.size as usize
+    }
+    fn fits(&self, entries: usize) -> bool {
+        match self.policy {
+            TableSize::Fixed(_) => true,
+            TableSize::Auto(factor) => {
+                let target = entries as f32 * factor;
+                let size = self.size as f32;
+                self.size == prime_at_least(target as usize) || (0.5 * target..=2.0 * target).contains(&size)
+            }
+        }
     }
     fn resize(&mut self, entries: usize) {
         if let TableSize::Auto(factor) = self.policy {
@@ -244,6 +263,7 @@ pub(crate) struct Cells<M: CellMap> {
     /// Union of all live boxes at the last reindex (rays are clipped to it).
     bounds: Option<Aabb>,
     dirty: bool,
+    cursor: Vec<u32>,
     packed: Vec<u64>,
     scratch_keys: Vec<u64>,
 }
@@ -262,6 +282,7 @@ impl<M: CellMap> Cells<M> {
             stamp: 0,
             bounds: None,
             dirty: true,
+            cursor: Vec::new(),
             packed: Vec::new(),
             scratch_keys: Vec::new(),
         }
@@ -290,50 +311,56 @@ impl<M: CellMap> Cells<M> {
         self.ranges.resize(n, [0; 4]);
         self.is_big.resize(n, false);
         self.stamps.resize(n, 0);
-        self.big.clear();
-        self.bounds = None;
-        let mut entries = 0usize;
-        for s in 0..n as u32 {
-            if !self.slots.is_live(s) {
-                continue;
-            }
-            let aabb = self.slots.aabbs[s as usize];
-            self.bounds = Some(self.bounds.map_or(aabb, |b| b.union(&aabb)));
-            let r = self.map.range(&aabb);
-            let count = cells_in(&r);
-            self.ranges[s as usize] = r;
-            let big = count > BIG_CELLS;
-            self.is_big[s as usize] = big;
-            if big {
-                self.big.push(s);
-            } else {
+        // One pass computes each box's cell range and counts the bucket sizes. A hash sizes its
+        // table from the previous count and counts again only when that was far off.
+        let entries = loop {
+            let buckets = self.map.buckets();
+            self.starts.clear();
+            self.starts.resize(buckets + 1, 0);
+            self.big.clear();
+            let mut bounds: Option<Aabb> = None;
+            let mut entries = 0usize;
+            for s in 0..n as u32 {
+                if !self.slots.is_live(s) {
+                    continue;
+                }
+                let aabb = self.slots.aabbs[s as usize];
+                bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
+                let r = self.map.range(&aabb);
+                let count = cells_in(&r);
+                self.ranges[s as usize] = r;
+                let big = count > BIG_CELLS;
+                self.is_big[s as usize] = big;
+                if big {
+                    self.big.push(s);
+                    continue;
+                }
                 entries += count as usize;
-            }
-        }
-        self.map.resize(entries);
-        let buckets = self.map.buckets();
-        self.starts.clear();
-        self.starts.resize(buckets + 1, 0);
-        for s in 0..n as u32 {
-            if !self.slots.is_live(s) || self.is_big[s as usize] {
-                continue;
-            }
-            let [x0, y0, x1, y1] = self.ranges[s as usize];
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    self.starts[self.map.bucket(x, y) + 1] += 1;
+                let [x0, y0, x1, y1] = r;
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        self.starts[self.map.bucket(x, y) + 1] += 1;
+                    }
                 }
             }
-        }
+            self.bounds = bounds;
+            if self.map.fits(entries) {
+                break entries;
+            }
+            self.map.resize(entries);
+        };
+        let buckets = self.map.buckets();
         for b in 0..buckets {
             self.starts[b + 1] += self.starts[b];
         }
         let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: [0; 2] };
-        self.items.clear();
+        // Every item is overwritten below: only the length needs setting.
         self.items.resize(entries, filler);
-        // Fill from the back of each bucket so `starts` ends up pointing at the fronts again;
-        // slots go in descending order, so each bucket lists its slots ascending.
-        let mut cursor = self.starts[1..].to_vec();
+        // Fill each bucket from its back, slots in descending order, so each bucket lists its
+        // slots ascending.
+        let mut cursor = core::mem::take(&mut self.cursor);
+        cursor.clear();
+        cursor.extend_from_slice(&self.starts[1..]);
         for s in (0..n as u32).rev() {
             if !self.slots.is_live(s) || self.is_big[s as usize] {
                 continue;
@@ -349,6 +376,7 @@ impl<M: CellMap> Cells<M> {
                 }
             }
         }
+        self.cursor = cursor;
         self.dirty = false;
     }
 
