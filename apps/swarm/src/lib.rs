@@ -61,6 +61,24 @@ pub enum IndexKind {
 }
 
 impl IndexKind {
+    /// The kind named `name` ("brute", "sweep", "grid", "hash", "tree").
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<IndexKind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kind's short name, as the index reports it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexKind::Brute => "brute",
+            IndexKind::Sweep => "sweep",
+            IndexKind::Grid => "grid",
+            IndexKind::Hash => "hash",
+            IndexKind::Tree => "tree",
+        }
+    }
+
     /// All kinds, in key order (1–5).
     pub const ALL: [IndexKind; 5] =
         [IndexKind::Brute, IndexKind::Sweep, IndexKind::Grid, IndexKind::Hash, IndexKind::Tree];
@@ -273,6 +291,7 @@ impl Demo for SwarmDemo {
     }
 
     fn reset(&mut self, seed: u64) {
+        // A reset keeps the index kind chosen.
         let mut rng = Pcg64::seed_from_u64(seed);
         let (lo, hi) = WORLD;
         self.bodies = (0..BODIES)
@@ -415,10 +434,18 @@ impl Demo for SwarmDemo {
     }
 }
 
-/// The demo, for the showcase and the binary.
+/// The demo, for the showcase and the binary (starts on the grid).
 #[must_use]
 pub fn demo() -> Box<dyn Demo> {
     Box::new(SwarmDemo::new())
+}
+
+/// The demo starting on another index.
+#[must_use]
+pub fn demo_with(kind: IndexKind) -> Box<dyn Demo> {
+    let mut demo = SwarmDemo::new();
+    demo.set_kind(kind);
+    Box::new(demo)
 }
 
 #[cfg(test)]
@@ -436,6 +463,7 @@ mod tests {
         for kind in IndexKind::ALL {
             demo.set_kind(kind);
             assert_eq!(demo.pairs(), want, "{kind:?}");
+            assert_eq!(IndexKind::from_name(kind.name()), Some(kind));
         }
     }
 

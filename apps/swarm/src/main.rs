@@ -6,11 +6,18 @@ use clap::Parser;
 struct Cli {
     #[command(flatten)]
     run: lore_render::RunArgs,
+    /// The index to start on: brute, sweep, grid, hash or tree (keys 1-5 switch in a window).
+    #[arg(long, default_value = "grid")]
+    index: String,
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    match lore_render::run(vec![lore_swarm::demo()], &cli.run) {
+    let Some(kind) = lore_swarm::IndexKind::from_name(&cli.index) else {
+        eprintln!("lore-swarm: unknown index {:?} (brute, sweep, grid, hash or tree)", cli.index);
+        return std::process::ExitCode::FAILURE;
+    };
+    match lore_render::run(vec![lore_swarm::demo_with(kind)], &cli.run) {
         Ok(_) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("lore-swarm: {e}");
