@@ -113,6 +113,61 @@ fn filter(id: ProxyId) -> bool {
     id.index() % 3 != 1
 }
 
+/// The body of the property: every index answers like brute force.
+fn check_scene(ops: &[Op], areas: &[Aabb], points: &[(f32, f32)], rays: &[Ray]) -> Result<(), TestCaseError> {
+    let (mut reference, mut others) = build(ops);
+    let mut want_pairs = Vec::new();
+    reference.pairs(&mut want_pairs);
+    for ix in &mut others {
+        let name = ix.name();
+        prop_assert_eq!(ix.len(), reference.len());
+        prop_assert_eq!(ix.ids(), reference.ids());
+        let mut got = Vec::new();
+        ix.pairs(&mut got);
+        prop_assert_eq!(&got, &want_pairs, "{} pairs", name);
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        for area in areas {
+            reference.query_aabb(area, &mut want);
+            ix.query_aabb(area, &mut got);
+            prop_assert_eq!(&got, &want, "{} query {:?}", name, area);
+        }
+        for &(x, y) in points {
+            reference.query_point(vec2(x, y), &mut want).unwrap();
+            ix.query_point(vec2(x, y), &mut got).unwrap();
+            prop_assert_eq!(&got, &want, "{} point", name);
+        }
+        let (mut want_hits, mut got_hits) = (Vec::new(), Vec::new());
+        for r in rays {
+            let (a, _) = reference.raycast(r, &mut filter);
+            let (b, _) = ix.raycast(r, &mut filter);
+            prop_assert_eq!(b, a, "{} first hit {:?}", name, r);
+            let (a, _) = reference.raycast(r, &mut |_| true);
+            let (b, _) = ix.raycast(r, &mut |_| true);
+            prop_assert_eq!(b, a, "{} unfiltered first hit {:?}", name, r);
+            reference.raycast_all(r, &mut filter, &mut want_hits);
+            ix.raycast_all(r, &mut filter, &mut got_hits);
+            prop_assert_eq!(&got_hits, &want_hits, "{} all hits {:?}", name, r);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    // The long run: `cargo test --release -p lore-broadphase -- --ignored`.
+    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "long run, release mode: cargo test --release -p lore-broadphase -- --ignored"]
+    fn every_index_answers_like_brute_force_long(
+        ops in prop::collection::vec(op(), 0..300),
+        areas in prop::collection::vec(aabb(), 1..6),
+        points in prop::collection::vec((coord(), coord()), 1..6),
+        rays in prop::collection::vec(ray(), 1..8),
+    ) {
+        check_scene(&ops, &areas, &points, &rays)?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -123,40 +178,7 @@ proptest! {
         points in prop::collection::vec((coord(), coord()), 1..6),
         rays in prop::collection::vec(ray(), 1..8),
     ) {
-        let (mut reference, mut others) = build(&ops);
-        let mut want_pairs = Vec::new();
-        reference.pairs(&mut want_pairs);
-        for ix in &mut others {
-            let name = ix.name();
-            prop_assert_eq!(ix.len(), reference.len());
-            prop_assert_eq!(ix.ids(), reference.ids());
-            let mut got = Vec::new();
-            ix.pairs(&mut got);
-            prop_assert_eq!(&got, &want_pairs, "{} pairs", name);
-            let (mut want, mut got) = (Vec::new(), Vec::new());
-            for area in &areas {
-                reference.query_aabb(area, &mut want);
-                ix.query_aabb(area, &mut got);
-                prop_assert_eq!(&got, &want, "{} query {:?}", name, area);
-            }
-            for &(x, y) in &points {
-                reference.query_point(vec2(x, y), &mut want).unwrap();
-                ix.query_point(vec2(x, y), &mut got).unwrap();
-                prop_assert_eq!(&got, &want, "{} point", name);
-            }
-            let (mut want_hits, mut got_hits) = (Vec::new(), Vec::new());
-            for r in &rays {
-                let (a, _) = reference.raycast(r, &mut filter);
-                let (b, _) = ix.raycast(r, &mut filter);
-                prop_assert_eq!(b, a, "{} first hit {:?}", name, r);
-                let (a, _) = reference.raycast(r, &mut |_| true);
-                let (b, _) = ix.raycast(r, &mut |_| true);
-                prop_assert_eq!(b, a, "{} unfiltered first hit {:?}", name, r);
-                reference.raycast_all(r, &mut filter, &mut want_hits);
-                ix.raycast_all(r, &mut filter, &mut got_hits);
-                prop_assert_eq!(&got_hits, &want_hits, "{} all hits {:?}", name, r);
-            }
-        }
+        check_scene(&ops, &areas, &points, &rays)?;
     }
 }
 
