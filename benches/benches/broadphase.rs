@@ -281,6 +281,11 @@ fn lore_frame<S: SpatialIndex>(
     mm.len() + ms.len()
 }
 
+
+
+/// Cell side of the static grid: the tile pitch.
+const STATIC_CELL: f32 = 1.25;
+
 fn static_world(c: &mut Criterion) {
     let mut g = config(c);
     let tiles = tiles(316);
@@ -294,7 +299,7 @@ fn static_world(c: &mut Criterion) {
     let tile_bounds = Aabb::new(vec2(-4.0, -4.0), Vec2::splat(side + 4.0)).unwrap();
 
     let make_world = |s: &Scene| {
-        let mut w = World::new(Grid::covering(tile_bounds, 1.25).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
+        let mut w = World::new(Grid::covering(tile_bounds, STATIC_CELL).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
         for t in &tiles {
             w.statics_mut().insert(*t).unwrap();
         }

@@ -403,17 +403,21 @@ impl<M: CellMap> Cells<M> {
             stats.hits = out.len() as u64;
             return stats;
         }
-        let stamp = self.next_stamp();
+        // Each entry is taken only in the first cell it shares with the query (the cell at the
+        // larger of the two lower corners), so a box listed in several cells comes out once
+        // without query stamps.
         for y in r[1]..=r[3] {
             for x in r[0]..=r[2] {
                 stats.visited += 1;
+                let (first_col, first_row) = (x == r[0], y == r[1]);
                 let b = self.map.bucket(x, y);
                 for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
-                    let st = &mut self.stamps[item.slot as usize];
-                    if *st == stamp {
+                    if (!M::UNIQUE_CELLS && item.cell != [x, y])
+                        || !(first_col || item.first & 1 != 0)
+                        || !(first_row || item.first & 2 != 0)
+                    {
                         continue;
                     }
-                    *st = stamp;
                     stats.candidates += 1;
                     if item.aabb.overlaps(area) {
                         out.push(self.slots.id(item.slot));
