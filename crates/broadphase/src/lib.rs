@@ -32,13 +32,13 @@
 //!
 //! # Choosing an index
 //!
-//! | index | best for | queries |
+//! | index | best for | measured (see `docs/broadphase.md`) |
 //! |---|---|---|
-//! | [`Grid`] | bounded worlds of similar-size boxes; the fastest full pair set | fast |
-//! | [`SpatialHash`] | unbounded worlds of similar-size boxes | fast |
-//! | [`Tree`] | mixed sizes, static worlds, raycasts, few movers | fastest rays |
-//! | [`Sweep`] | action along one axis (scrollers), small N | linear |
-//! | [`BruteForce`] | a few dozen boxes; the reference | linear |
+//! | [`Grid`] | bounded worlds of similar-size boxes: pairs, box queries, rays | fastest pair set at 1k–100k moving boxes (1.4–1.6× parry2d's `Bvh`); 165 ns first-hit rays vs 25k tiles |
+//! | [`SpatialHash`] | the same, unbounded | 1.5–2.1× the grid's time |
+//! | [`Tree`] | boxes of very mixed sizes, static sets, few movers | no cell size to tune |
+//! | [`Sweep`] | action along one axis (scrollers), a few hundred boxes | linear queries |
+//! | [`BruteForce`] | a few dozen boxes; the reference | everything O(n) |
 //!
 //! [`World`] keeps a static index and a moving index side by side: the static one is built once
 //! and costs nothing per frame while its boxes stay put; pairs are moving×moving and
