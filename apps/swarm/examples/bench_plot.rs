@@ -69,7 +69,12 @@ impl Demo for Plot {
         }
         batch.line(vec2(X0, Y0), vec2(X1, Y0), 2.0 * px, ink);
         batch.line(vec2(X0, Y0), vec2(X0, Y1), 2.0 * px, ink);
-        batch.text(vec2(0.5 * (X0 + X1), Y1 + 0.1), "time per frame (update every box + full pair set), log-log", 16.0, ink);
+        batch.text(
+            vec2(0.5 * (X0 + X1), Y1 + 0.1),
+            "time per frame (update every box + full pair set), log-log",
+            16.0,
+            ink,
+        );
         for (k, (label, color, pts)) in self.lines.iter().enumerate() {
             batch.polyline(pts, false, 3.0 * px, *color);
             for p in pts {
