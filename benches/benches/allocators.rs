@@ -128,6 +128,7 @@ const REGION: usize = 4 << 20;
 fn make(name: &str, region: &Region) -> Box<dyn BenchHeap> {
     // SAFETY (all arms): the region outlives the heap (both live in one benchmark iteration) and is
     // used by nothing else.
+    #[allow(clippy::undocumented_unsafe_blocks)]
     unsafe {
         match name {
             "lore good fit" => Box::new(Heap::from_raw(region.ptr, region.len, Policy::GoodFit).unwrap()),

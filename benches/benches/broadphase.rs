@@ -118,7 +118,11 @@ struct Parry {
 impl Parry {
     fn new(scene: &Scene) -> Self {
         let leaves: Vec<PAabb> = (0..scene.centers.len()).map(|i| scene.paabb(i)).collect();
-        Self { bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves), ws: BvhWorkspace::default(), pairs: Vec::new() }
+        Self {
+            bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves),
+            ws: BvhWorkspace::default(),
+            pairs: Vec::new(),
+        }
     }
 
     fn frame(&mut self, scene: &Scene) -> usize {
@@ -281,8 +285,6 @@ fn lore_frame<S: SpatialIndex>(
     mm.len() + ms.len()
 }
 
-
-
 /// Cell side of the static grid: the tile pitch.
 const STATIC_CELL: f32 = 1.25;
 
@@ -299,7 +301,8 @@ fn static_world(c: &mut Criterion) {
     let tile_bounds = Aabb::new(vec2(-4.0, -4.0), Vec2::splat(side + 4.0)).unwrap();
 
     let make_world = |s: &Scene| {
-        let mut w = World::new(Grid::covering(tile_bounds, STATIC_CELL).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
+        let mut w =
+            World::new(Grid::covering(tile_bounds, STATIC_CELL).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
         for t in &tiles {
             w.statics_mut().insert(*t).unwrap();
         }

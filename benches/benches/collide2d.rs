@@ -45,8 +45,9 @@ impl Grid {
         let mut cells = vec![Vec::new(); n];
         for (i, s) in segs.iter().enumerate() {
             let b = s.aabb();
-            for c in (b.min.x.floor().max(0.0) as usize)..=(b.max.x.floor() as usize).min(n - 1) {
-                cells[c].push(i);
+            let (lo, hi) = (b.min.x.floor().max(0.0) as usize, (b.max.x.floor() as usize).min(n - 1));
+            for cell in &mut cells[lo..=hi] {
+                cell.push(i);
             }
         }
         Self { cells }

@@ -20,21 +20,31 @@ fn lore_grid(w: u32, h: u32, tree: TreeAlgorithm) -> Config {
 fn grid_1000(c: &mut Criterion) {
     let mut g = c.benchmark_group("grid_1000x1000");
     g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
-    g.bench_function("lore_kruskal", |b| b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal))).unwrap()));
+    g.bench_function("lore_kruskal", |b| {
+        b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal))).unwrap())
+    });
     g.bench_function("lore_kruskal_16_zones", |b| {
         b.iter(|| generate(black_box(&Config::grid(1000, 1000).zones(16).balance(0.25, 1).seed(1))).unwrap());
     });
     g.bench_function("knossos_sidewinder", |b| b.iter(|| knossos(1000, 1000, Box::new(Sidewinder))));
-    g.bench_function("knossos_binary_tree", |b| b.iter(|| knossos(1000, 1000, Box::new(BinaryTree::new(Bias::NorthEast)))));
-    g.bench_function("knossos_recursive_backtracking", |b| b.iter(|| knossos(1000, 1000, Box::new(RecursiveBacktracking))));
+    g.bench_function("knossos_binary_tree", |b| {
+        b.iter(|| knossos(1000, 1000, Box::new(BinaryTree::new(Bias::NorthEast))))
+    });
+    g.bench_function("knossos_recursive_backtracking", |b| {
+        b.iter(|| knossos(1000, 1000, Box::new(RecursiveBacktracking)))
+    });
     g.finish();
 }
 
 fn grid_100(c: &mut Criterion) {
     let mut g = c.benchmark_group("grid_100x100");
     g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
-    g.bench_function("lore_kruskal", |b| b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Kruskal))).unwrap()));
-    g.bench_function("lore_wilson", |b| b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Wilson))).unwrap()));
+    g.bench_function("lore_kruskal", |b| {
+        b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Kruskal))).unwrap())
+    });
+    g.bench_function("lore_wilson", |b| {
+        b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Wilson))).unwrap())
+    });
     g.bench_function("knossos_kruskal", |b| b.iter(|| knossos(100, 100, Box::new(Kruskal))));
     g.finish();
 }

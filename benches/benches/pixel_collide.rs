@@ -31,7 +31,11 @@ fn poses(n: usize, posed: bool) -> Vec<Pose> {
     (0..n)
         .map(|_| {
             let p = Pose::at(Vec2::new(rng.random_range(32.0..160.0), rng.random_range(32.0..160.0)));
-            if posed { p.rotated(rng.random_range(0.0..6.28318)).scaled(Vec2::splat(rng.random_range(0.7..1.3))) } else { p }
+            if posed {
+                p.rotated(rng.random_range(0.0..std::f32::consts::TAU)).scaled(Vec2::splat(rng.random_range(0.7..1.3)))
+            } else {
+                p
+            }
         })
         .collect()
 }
@@ -85,12 +89,18 @@ fn cpu(c: &mut Criterion) {
     });
     // Rotated and scaled: re-rasterize (masks/s), then test.
     let posed = poses(4096, true);
-    g.bench_function("rasterize_64_posed", |b| b.iter(|| posed.iter().map(|&p| Mask::rasterize(&sprites[0], p).unwrap().count()).sum::<u64>()));
-    let masks: Vec<Mask> = posed.iter().enumerate().map(|(i, &p)| Mask::rasterize(&sprites[i % 2], p).unwrap()).collect();
-    g.bench_function("posed_64_overlaps_after_rasterize", |b| b.iter(|| (0..4096).filter(|&i| masks[i].overlaps(&masks[(i + 1) % 4096])).count()));
+    g.bench_function("rasterize_64_posed", |b| {
+        b.iter(|| posed.iter().map(|&p| Mask::rasterize(&sprites[0], p).unwrap().count()).sum::<u64>())
+    });
+    let masks: Vec<Mask> =
+        posed.iter().enumerate().map(|(i, &p)| Mask::rasterize(&sprites[i % 2], p).unwrap()).collect();
+    g.bench_function("posed_64_overlaps_after_rasterize", |b| {
+        b.iter(|| (0..4096).filter(|&i| masks[i].overlaps(&masks[(i + 1) % 4096])).count())
+    });
     g.bench_function("posed_64_rasterize_and_test_4096_pairs", |b| {
         b.iter(|| {
-            let m: Vec<Mask> = posed.iter().enumerate().map(|(i, &p)| Mask::rasterize(&sprites[i % 2], p).unwrap()).collect();
+            let m: Vec<Mask> =
+                posed.iter().enumerate().map(|(i, &p)| Mask::rasterize(&sprites[i % 2], p).unwrap()).collect();
             (0..4096).filter(|&i| m[i].overlaps(&m[(i + 1) % 4096])).count()
         });
     });
@@ -120,7 +130,8 @@ fn gpu(c: &mut Criterion) {
     }
     let mut areas = QueryBatch::new();
     let aids = [areas.add_sprite(&sprites[0]), areas.add_sprite(&sprites[1])];
-    let aobjs: Vec<_> = posed[..1025].iter().enumerate().map(|(i, &p)| areas.add_object(aids[i % 2], p).unwrap()).collect();
+    let aobjs: Vec<_> =
+        posed[..1025].iter().enumerate().map(|(i, &p)| areas.add_object(aids[i % 2], p).unwrap()).collect();
     for i in 0..1024 {
         areas.area(aobjs[i], aobjs[i + 1]).unwrap();
     }
