@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compiles every criterion bench (ours and the peers') without running them, so they do not
-# rot. Run it before you stop when you touched a crate's public API.
+# Type-checks and lints every criterion bench (ours and the peers') without building or running
+# them, so they do not rot. Run it before landing a change to a bench or to an API a bench uses.
+# `cargo bench -p lore-benches --bench NAME` runs one for real.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench -p lore-benches --no-run "$@"
+cargo clippy -p lore-benches --benches "$@" -- -D warnings

@@ -6,5 +6,13 @@ use lore_render::Demo;
 /// All demos, in menu order.
 #[must_use]
 pub fn all() -> Vec<Box<dyn Demo>> {
-    vec![Box::new(crate::bounce::Bounce::new())]
+    vec![
+        lore_alloc::demo(),
+        Box::new(crate::bounce::Bounce::new()),
+        lore_editor::demo(),
+        lore_maze::demo(),
+        lore_pixels::demo(),
+        lore_slide::demo(),
+        lore_swarm::demo(),
+    ]
 }

@@ -114,6 +114,39 @@ fn check_bounce(name: &str, backend: Option<&str>) {
     assert!(title > 30, "title text pixels: {title}");
 }
 
+/// With no `--demo`, every demo of the menu runs and writes its own picture, each with real
+/// content (each demo's own crate checks what its picture shows; here: that it is not blank).
+#[test]
+fn every_demo_writes_a_picture() {
+    const DEMOS: [&str; 7] = ["alloc", "bounce", "editor", "maze", "pixels", "slide", "swarm"];
+    let list = Command::new(env!("CARGO_BIN_EXE_lore-showcase")).arg("--list").output().expect("run lore-showcase");
+    let listed = String::from_utf8_lossy(&list.stdout);
+    let names: Vec<&str> = listed.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(names, DEMOS, "--list printed:\n{listed}");
+
+    let out = tempdir("all");
+    let output = Command::new(env!("CARGO_BIN_EXE_lore-showcase"))
+        .args(["--headless", "--frames", "30", "--seed", "3", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run lore-showcase");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "stdout:\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&output.stderr));
+    for name in DEMOS {
+        let png = Png::read(&out.join(format!("{name}.png")));
+        assert_eq!((png.width, png.height), (1280, 720), "{name}");
+        let mut colours = std::collections::HashSet::new();
+        for y in (0..720).step_by(4) {
+            for x in (0..1280).step_by(4) {
+                colours.insert(png.pixel(x, y));
+            }
+        }
+        let background = png.pixel(1, 1);
+        let drawn = png.count(0, 0, 1280, 720, |p| !near(p, background, 12));
+        assert!(colours.len() > 20 && drawn > 20_000, "{name}.png: {} colours, {drawn} drawn pixels", colours.len());
+    }
+}
+
 #[test]
 fn unknown_demo_is_a_clear_error() {
     let output = Command::new(env!("CARGO_BIN_EXE_lore-showcase"))
