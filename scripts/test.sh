@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# One fixed proptest seed, so that a CI run is reproducible and a red run can be replayed;
+# `PROPTEST_RNG_SEED=$RANDOM scripts/test.sh` (or a plain `cargo test`) explores fresh cases.
+export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-20261123}
 # Silence the harmless "XDG_RUNTIME_DIR is invalid" warnings of Mesa and wgpu on bare machines.
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
   XDG_RUNTIME_DIR=$(mktemp -d)
