@@ -4,12 +4,24 @@
 //!
 //! # Cost and accuracy
 //!
-//! With the `std` feature each thread counts into its own counters (plain loads and stores, no
-//! atomic read-modify-write, no shared cache line); [`totals`] folds them on demand. Counts,
-//! bytes and live bytes are exact once the threads are quiet. The peak is exact per thread;
-//! the global [`AllocStats::peak_bytes`] is the sum of the per-thread peaks, an upper bound of
-//! the true global peak (equal to it in a single-threaded program). Without `std`, one set of
-//! shared atomics is used (slower under contention, and the peak is exact).
+//! With the `std` feature each thread counts into its own counters, which live directly in
+//! its thread-local storage (`const`-initialised, no destructor of their own, so reaching them
+//! is one `fs`-relative address with no lazy-initialisation check). An allocation updates three
+//! of them and a free two, with plain loads and stores (no atomic read-modify-write, no shared
+//! cache line); [`totals`] folds them on demand. The peak is kept as *headroom* (`peak - live`),
+//! so a new peak is detected by the borrow of a subtraction instead of a compare.
+//!
+//! A thread links its counters into a global list once, on its first allocation or free (the
+//! slow path of that same borrow, or of a carry in the free counter); a thread-local guard
+//! folds them into the totals of exited threads and unlinks them when the thread exits.
+//! Anything a thread allocates or frees after that (other destructors at thread exit) is folded
+//! right away.
+//!
+//! Counts, bytes and live bytes are exact once the threads are quiet. The peak is exact per
+//! thread ([`this_thread`]); the global [`AllocStats::peak_bytes`] is approximate: the sum of
+//! every thread's peak (exited threads included), an upper bound of the true global peak,
+//! equal to it in a single-threaded program. Without `std`, one set of shared atomics is used
+//! (slower under contention, and the peak is exact).
 //!
 //! All [`TrackingAlloc`] values share one set of counters (a program has one global allocator).
 
@@ -18,17 +30,16 @@ use core::fmt;
 use core::ptr;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering::Relaxed};
 
-/// Counters of one thread (or the shared fallback).
-struct Counters {
+/// Shared counters: the `no_std` fallback (updated with atomic read-modify-writes).
+struct Shared {
     allocations: AtomicU64,
     frees: AtomicU64,
     bytes_allocated: AtomicU64,
     bytes_freed: AtomicU64,
     peak: AtomicU64,
-    next: AtomicPtr<Counters>,
 }
 
-impl Counters {
+impl Shared {
     const fn new() -> Self {
         Self {
             allocations: AtomicU64::new(0),
@@ -36,31 +47,12 @@ impl Counters {
             bytes_allocated: AtomicU64::new(0),
             bytes_freed: AtomicU64::new(0),
             peak: AtomicU64::new(0),
-            next: AtomicPtr::new(ptr::null_mut()),
         }
     }
 
-    /// Records from the owning thread only: a load and a store, no locked instruction.
     #[inline]
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    fn record_owned(&self, alloc: bool, bytes: u64) {
-        if alloc {
-            self.allocations.store(self.allocations.load(Relaxed) + 1, Relaxed);
-            let total = self.bytes_allocated.load(Relaxed) + bytes;
-            self.bytes_allocated.store(total, Relaxed);
-            let live = total.saturating_sub(self.bytes_freed.load(Relaxed));
-            if live > self.peak.load(Relaxed) {
-                self.peak.store(live, Relaxed);
-            }
-        } else {
-            self.frees.store(self.frees.load(Relaxed) + 1, Relaxed);
-            self.bytes_freed.store(self.bytes_freed.load(Relaxed) + bytes, Relaxed);
-        }
-    }
-
-    /// Records from any thread.
-    #[inline]
-    fn record_shared(&self, alloc: bool, bytes: u64) {
+    #[cfg_attr(feature = "std", allow(dead_code))]
+    fn record(&self, alloc: bool, bytes: u64) {
         if alloc {
             self.allocations.fetch_add(1, Relaxed);
             let total = self.bytes_allocated.fetch_add(bytes, Relaxed) + bytes;
@@ -71,16 +63,240 @@ impl Counters {
             self.bytes_freed.fetch_add(bytes, Relaxed);
         }
     }
+
+    fn stats(&self) -> AllocStats {
+        AllocStats {
+            allocations: self.allocations.load(Relaxed),
+            frees: self.frees.load(Relaxed),
+            bytes_allocated: self.bytes_allocated.load(Relaxed),
+            bytes_freed: self.bytes_freed.load(Relaxed),
+            peak_bytes: self.peak.load(Relaxed),
+            threads: 0,
+        }
+    }
 }
 
-/// Used without `std`, and by threads whose own counters could not be allocated.
-static SHARED: Counters = Counters::new();
-/// Every thread's counters (never freed: a thread's counts outlive it).
-static THREADS: AtomicPtr<Counters> = AtomicPtr::new(ptr::null_mut());
+static SHARED: Shared = Shared::new();
 
 #[cfg(feature = "std")]
-std::thread_local! {
-    static LOCAL: core::cell::Cell<*const Counters> = const { core::cell::Cell::new(ptr::null()) };
+mod per_thread {
+    //! The per-thread counters and the list that [`totals`](super::totals) folds.
+
+    use core::ptr;
+    use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU64, Ordering::Relaxed};
+
+    use super::AllocStats;
+    use crate::sync::SpinLock;
+
+    const FRESH: u8 = 0;
+    const LINKED: u8 = 1;
+    const EXITED: u8 = 2;
+
+    /// One thread's counters. Only the owning thread writes the counters; [`totals`](super::totals)
+    /// reads them from other threads, hence atomics (relaxed loads and stores compile to plain
+    /// moves). The list links are written only under [`REGISTRY`]'s lock.
+    pub(super) struct Local {
+        allocations: AtomicU64,
+        /// Frees minus one, wrapping: it starts at `u64::MAX`, so the carry of a thread's first
+        /// free sends it to the slow path that links the counters.
+        frees_minus_one: AtomicU64,
+        bytes_allocated: AtomicU64,
+        /// `peak - live` (wrapping). An allocation larger than this is a new peak: the
+        /// subtraction borrows.
+        headroom: AtomicU64,
+        peak: AtomicU64,
+        state: AtomicU8,
+        next: AtomicPtr<Local>,
+        prev: AtomicPtr<Local>,
+    }
+
+    impl Local {
+        const fn new() -> Self {
+            Self {
+                allocations: AtomicU64::new(0),
+                frees_minus_one: AtomicU64::new(u64::MAX),
+                bytes_allocated: AtomicU64::new(0),
+                headroom: AtomicU64::new(0),
+                peak: AtomicU64::new(0),
+                state: AtomicU8::new(FRESH),
+                next: AtomicPtr::new(ptr::null_mut()),
+                prev: AtomicPtr::new(ptr::null_mut()),
+            }
+        }
+
+        #[inline]
+        fn on_alloc(&self, bytes: u64) {
+            self.allocations.store(self.allocations.load(Relaxed).wrapping_add(1), Relaxed);
+            self.bytes_allocated.store(self.bytes_allocated.load(Relaxed).wrapping_add(bytes), Relaxed);
+            let (room, new_peak) = self.headroom.load(Relaxed).overflowing_sub(bytes);
+            if new_peak {
+                // `room` is minus the amount by which live bytes now exceed the old peak.
+                self.peak.store(self.peak.load(Relaxed).wrapping_sub(room), Relaxed);
+                self.headroom.store(0, Relaxed);
+                if self.state.load(Relaxed) != LINKED {
+                    self.slow();
+                }
+            } else {
+                self.headroom.store(room, Relaxed);
+            }
+        }
+
+        #[inline]
+        fn on_free(&self, bytes: u64) {
+            let (frees, first) = self.frees_minus_one.load(Relaxed).overflowing_add(1);
+            self.frees_minus_one.store(frees, Relaxed);
+            self.headroom.store(self.headroom.load(Relaxed).wrapping_add(bytes), Relaxed);
+            if first {
+                self.slow();
+            }
+        }
+
+        /// A fresh thread links its counters; an exited one folds what it just counted.
+        #[cold]
+        #[inline(never)]
+        fn slow(&self) {
+            match self.state.load(Relaxed) {
+                FRESH => {
+                    // Marked first: whatever the lines below allocate takes the fast path.
+                    self.state.store(LINKED, Relaxed);
+                    REGISTRY.lock().link(self);
+                    // Arms the destructor that unlinks us at thread exit. If this thread's
+                    // destructors have run already, fold at once instead.
+                    if GUARD.try_with(|_| ()).is_err() {
+                        exit();
+                    }
+                }
+                EXITED => {
+                    REGISTRY.lock().retire(self, false);
+                    self.reset(EXITED);
+                }
+                _ => {}
+            }
+        }
+
+        fn reset(&self, state: u8) {
+            self.allocations.store(0, Relaxed);
+            self.frees_minus_one.store(u64::MAX, Relaxed);
+            self.bytes_allocated.store(0, Relaxed);
+            self.headroom.store(0, Relaxed);
+            self.peak.store(0, Relaxed);
+            self.state.store(state, Relaxed);
+        }
+
+        pub(super) fn stats(&self) -> AllocStats {
+            let bytes_allocated = self.bytes_allocated.load(Relaxed);
+            let peak = self.peak.load(Relaxed);
+            let live = peak.wrapping_sub(self.headroom.load(Relaxed));
+            AllocStats {
+                allocations: self.allocations.load(Relaxed),
+                frees: self.frees_minus_one.load(Relaxed).wrapping_add(1),
+                bytes_allocated,
+                bytes_freed: bytes_allocated.wrapping_sub(live),
+                peak_bytes: peak,
+                threads: 1,
+            }
+        }
+    }
+
+    std::thread_local! {
+        static LOCAL: Local = const { Local::new() };
+        static GUARD: Guard = const { Guard };
+    }
+
+    /// Its destructor takes the thread's counters out of the list, keeping their counts.
+    struct Guard;
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            exit();
+        }
+    }
+
+    /// What the guard does at thread exit: fold this thread's counters into the totals of
+    /// exited threads and unlink them (their storage is about to go away).
+    pub(super) fn exit() {
+        LOCAL.with(|c| {
+            let mut r = REGISTRY.lock();
+            let linked = c.state.load(Relaxed) == LINKED;
+            if linked {
+                r.unlink(c);
+            }
+            r.retire(c, linked);
+            c.reset(EXITED);
+        });
+    }
+
+    /// The linked threads' counters and the sums of the exited ones.
+    pub(super) struct Registry {
+        head: *const Local,
+        retired: AllocStats,
+    }
+
+    // SAFETY: the raw pointers are only followed under the lock, and a `Local` is unlinked
+    // (under the lock) before its thread's storage goes away.
+    unsafe impl Send for Registry {}
+
+    pub(super) static REGISTRY: SpinLock<Registry> =
+        SpinLock::new(Registry { head: ptr::null(), retired: AllocStats::ZERO });
+
+    impl Registry {
+        fn link(&mut self, c: &Local) {
+            let me = ptr::from_ref(c).cast_mut();
+            c.prev.store(ptr::null_mut(), Relaxed);
+            c.next.store(self.head.cast_mut(), Relaxed);
+            if !self.head.is_null() {
+                // SAFETY: linked counters are alive (unlinked before their thread ends).
+                unsafe { (*self.head).prev.store(me, Relaxed) };
+            }
+            self.head = me;
+        }
+
+        fn unlink(&mut self, c: &Local) {
+            let (next, prev) = (c.next.load(Relaxed), c.prev.load(Relaxed));
+            if prev.is_null() {
+                self.head = next;
+            } else {
+                // SAFETY: as in `link`.
+                unsafe { (*prev).next.store(next, Relaxed) };
+            }
+            if !next.is_null() {
+                // SAFETY: as in `link`.
+                unsafe { (*next).prev.store(prev, Relaxed) };
+            }
+        }
+
+        fn retire(&mut self, c: &Local, thread: bool) {
+            let mut s = c.stats();
+            s.threads = u64::from(thread);
+            self.retired.add(&s);
+        }
+
+        /// The exited threads' sums plus every linked thread's counters.
+        pub(super) fn totals(&self) -> AllocStats {
+            let mut s = self.retired;
+            let mut cur = self.head;
+            while !cur.is_null() {
+                // SAFETY: as in `link`.
+                let c = unsafe { &*cur };
+                s.add(&c.stats());
+                cur = c.next.load(Relaxed);
+            }
+            s
+        }
+    }
+
+    #[inline]
+    pub(super) fn record(alloc: bool, bytes: u64) {
+        LOCAL.with(|c| if alloc { c.on_alloc(bytes) } else { c.on_free(bytes) });
+    }
+
+    pub(super) fn this_thread() -> AllocStats {
+        LOCAL.with(|c| {
+            let mut s = c.stats();
+            s.threads = u64::from(c.state.load(Relaxed) == LINKED);
+            s
+        })
+    }
 }
 
 /// A [`GlobalAlloc`] that counts allocations, frees, bytes and the peak of live bytes, then
@@ -97,6 +313,7 @@ std::thread_local! {
 /// let v = vec![0u8; 1000];
 /// let after = tracking::totals();
 /// assert!(after.allocations > before.allocations);
+/// assert!(tracking::this_thread().peak_bytes >= 1000);
 /// drop(v);
 /// ```
 #[derive(Debug, Default)]
@@ -111,52 +328,12 @@ impl<A> TrackingAlloc<A> {
     }
 }
 
-impl<A: GlobalAlloc> TrackingAlloc<A> {
-    #[inline]
-    fn record(&self, alloc: bool, bytes: usize) {
-        #[cfg(feature = "std")]
-        {
-            let local = LOCAL.try_with(|cell| {
-                let mut c = cell.get();
-                if c.is_null() {
-                    c = self.register();
-                    cell.set(c);
-                }
-                c
-            });
-            if let Ok(c) = local
-                && !c.is_null()
-            {
-                // SAFETY: registered counters are never freed, and only this thread writes them.
-                unsafe { (*c).record_owned(alloc, bytes as u64) };
-                return;
-            }
-        }
-        SHARED.record_shared(alloc, bytes as u64);
-    }
-
-    /// Allocates this thread's counters from the inner allocator (not from ourselves, which
-    /// would recurse) and links them into the global list; null on failure.
+#[inline]
+fn record(alloc: bool, bytes: usize) {
     #[cfg(feature = "std")]
-    #[cold]
-    fn register(&self) -> *const Counters {
-        // SAFETY: `Counters` has a non-zero size.
-        let p = unsafe { self.inner.alloc(Layout::new::<Counters>()) }.cast::<Counters>();
-        if p.is_null() {
-            return p;
-        }
-        // SAFETY: fresh, aligned memory for one `Counters`.
-        unsafe { p.write(Counters::new()) };
-        let mut head = THREADS.load(Relaxed);
-        loop {
-            // SAFETY: `p` is ours until published below.
-            unsafe { (*p).next.store(head, Relaxed) };
-            match THREADS.compare_exchange_weak(head, p, core::sync::atomic::Ordering::Release, Relaxed) {
-                Ok(_) => return p,
-                Err(h) => head = h,
-            }
-        }
-    }
+    per_thread::record(alloc, bytes as u64);
+    #[cfg(not(feature = "std"))]
+    SHARED.record(alloc, bytes as u64);
 }
 
 // SAFETY: every call is forwarded to `inner` unchanged; counting has no effect on the blocks.
@@ -166,7 +343,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for TrackingAlloc<A> {
         // SAFETY: forwarded with the caller's guarantees.
         let p = unsafe { self.inner.alloc(layout) };
         if !p.is_null() {
-            self.record(true, layout.size());
+            record(true, layout.size());
         }
         p
     }
@@ -176,7 +353,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for TrackingAlloc<A> {
         // SAFETY: forwarded with the caller's guarantees.
         let p = unsafe { self.inner.alloc_zeroed(layout) };
         if !p.is_null() {
-            self.record(true, layout.size());
+            record(true, layout.size());
         }
         p
     }
@@ -185,7 +362,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for TrackingAlloc<A> {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: forwarded with the caller's guarantees.
         unsafe { self.inner.dealloc(ptr, layout) };
-        self.record(false, layout.size());
+        record(false, layout.size());
     }
 
     #[inline]
@@ -194,14 +371,14 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for TrackingAlloc<A> {
         let p = unsafe { self.inner.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             // Counted as a free of the old block and an allocation of the new one.
-            self.record(false, layout.size());
-            self.record(true, new_size);
+            record(false, layout.size());
+            record(true, new_size);
         }
         p
     }
 }
 
-/// Totals over all threads, as of the call.
+/// Allocation counters: totals over all threads ([`totals`]) or one thread's ([`this_thread`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AllocStats {
     /// Allocations (a `realloc` counts as one allocation and one free).
@@ -212,14 +389,28 @@ pub struct AllocStats {
     pub bytes_allocated: u64,
     /// Bytes ever freed.
     pub bytes_freed: u64,
-    /// Sum of the per-thread peaks of live bytes: exact for one thread, an upper bound of the
-    /// true peak otherwise.
+    /// Peak of live bytes. For one thread ([`this_thread`]): exact, counting what the thread
+    /// allocated minus what it freed. In [`totals`]: the sum of every thread's peak (exited
+    /// threads included), an upper bound of the true peak, exact for one thread.
     pub peak_bytes: u64,
-    /// Threads that have allocated.
+    /// Threads that have allocated or freed (in [`this_thread`]: 1 once this one has).
     pub threads: u64,
 }
 
 impl AllocStats {
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    const ZERO: Self = Self { allocations: 0, frees: 0, bytes_allocated: 0, bytes_freed: 0, peak_bytes: 0, threads: 0 };
+
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    fn add(&mut self, o: &Self) {
+        self.allocations = self.allocations.wrapping_add(o.allocations);
+        self.frees = self.frees.wrapping_add(o.frees);
+        self.bytes_allocated = self.bytes_allocated.wrapping_add(o.bytes_allocated);
+        self.bytes_freed = self.bytes_freed.wrapping_add(o.bytes_freed);
+        self.peak_bytes = self.peak_bytes.wrapping_add(o.peak_bytes);
+        self.threads += o.threads;
+    }
+
     /// Allocations not freed yet.
     #[must_use]
     pub fn live_allocations(&self) -> u64 {
@@ -233,27 +424,69 @@ impl AllocStats {
     }
 }
 
-/// Folds every thread's counters into totals.
+/// Folds every thread's counters into totals (takes a short lock; the allocation paths never
+/// take it after a thread's first call).
 #[must_use]
 pub fn totals() -> AllocStats {
-    let mut s = AllocStats::default();
-    let mut add = |c: &Counters| {
-        s.allocations += c.allocations.load(Relaxed);
-        s.frees += c.frees.load(Relaxed);
-        s.bytes_allocated += c.bytes_allocated.load(Relaxed);
-        s.bytes_freed += c.bytes_freed.load(Relaxed);
-        s.peak_bytes += c.peak.load(Relaxed);
-    };
-    add(&SHARED);
-    let mut cur = THREADS.load(core::sync::atomic::Ordering::Acquire);
-    while !cur.is_null() {
-        // SAFETY: registered counters are never freed.
-        let c = unsafe { &*cur };
-        add(c);
-        s.threads += 1;
-        cur = c.next.load(Relaxed);
+    #[cfg(feature = "std")]
+    {
+        let mut s = per_thread::REGISTRY.lock().totals();
+        s.add(&SHARED.stats());
+        s
     }
-    s
+    #[cfg(not(feature = "std"))]
+    SHARED.stats()
+}
+
+/// This thread's own counters, with its exact peak of live bytes (what it allocated minus what
+/// it freed; negative live bytes, from freeing other threads' blocks, wrap). Without `std`,
+/// the shared totals.
+#[must_use]
+pub fn this_thread() -> AllocStats {
+    #[cfg(feature = "std")]
+    {
+        per_thread::this_thread()
+    }
+    #[cfg(not(feature = "std"))]
+    SHARED.stats()
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    /// The only unit test that records: this test binary's global allocator is not a
+    /// `TrackingAlloc`, so every count below is explicit and the totals are exact.
+    #[test]
+    fn counts_survive_thread_exit_and_later_calls_are_folded() {
+        std::thread::spawn(|| {
+            let before = totals();
+            per_thread::record(true, 100);
+            per_thread::record(true, 28);
+            per_thread::record(false, 100);
+            per_thread::record(true, 60);
+            let me = this_thread();
+            assert_eq!((me.allocations, me.frees, me.bytes_allocated, me.bytes_freed), (3, 1, 188, 100));
+            assert_eq!((me.peak_bytes, me.live_bytes(), me.threads), (128, 88, 1));
+            assert_eq!(totals().threads, before.threads + 1, "linked on the first call");
+
+            per_thread::exit(); // what the guard's destructor does when the thread ends
+            assert_eq!(this_thread(), AllocStats::ZERO, "folded into the exited threads' totals");
+            // Other destructors may still free (or allocate) afterwards: folded at once.
+            per_thread::record(false, 28);
+            per_thread::record(false, 60);
+            per_thread::record(true, 8);
+            assert_eq!(this_thread(), AllocStats::ZERO);
+
+            let after = totals();
+            let d = |f: fn(&AllocStats) -> u64| f(&after) - f(&before);
+            assert_eq!((d(|s| s.allocations), d(|s| s.frees)), (4, 3));
+            assert_eq!((d(|s| s.bytes_allocated), d(|s| s.bytes_freed)), (196, 188));
+            assert_eq!((d(|s| s.peak_bytes), d(|s| s.threads)), (128 + 8, 1));
+        })
+        .join()
+        .unwrap();
+    }
 }
 
 /// Counters for one opted-in type, made by [`tally_type!`](crate::tally_type).
