@@ -12,10 +12,18 @@ pub(crate) fn low_mask(n: u32) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
-/// Appends bits, least significant first, 64 at a time.
+/// Appends bits, least significant first.
+///
+/// The pending bits live in a 64-bit accumulator that is stored whole (eight bytes, unaligned) after
+/// every write, so a write is a few register operations and one store with no data-dependent branch.
+/// The byte buffer keeps eight bytes of slack past the last whole byte for that store.
 #[derive(Debug, Default, Clone)]
 pub struct BitWriter {
-    bytes: Vec<u8>,
+    /// Written bytes, then zero slack: `buf.len() >= byte + 8` after the first write.
+    buf: Vec<u8>,
+    /// Whole bytes written.
+    byte: usize,
+    /// Bits not yet in a whole byte (`fill < 8`), low first; higher bits are zero.
     acc: u64,
     fill: u32,
 }
@@ -26,9 +34,16 @@ impl BitWriter {
         Self::default()
     }
 
+    /// An empty writer with room for `bits` bits before it grows.
+    pub fn with_capacity(bits: u64) -> Self {
+        let mut w = Self::default();
+        w.reserve(bits);
+        w
+    }
+
     /// Bits written so far.
     pub fn len(&self) -> u64 {
-        self.bytes.len() as u64 * 8 + u64::from(self.fill)
+        self.byte as u64 * 8 + u64::from(self.fill)
     }
 
     /// Whether nothing was written.
@@ -36,22 +51,82 @@ impl BitWriter {
         self.len() == 0
     }
 
+    /// Makes room for `bits` more bits without growing the buffer.
+    #[inline]
+    pub fn reserve(&mut self, bits: u64) {
+        let need = self.byte + (bits / 8) as usize + 16;
+        if need > self.buf.len() {
+            self.grow(need);
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, need: usize) {
+        let len = need.max(2 * self.buf.len()).max(64);
+        self.buf.resize(len, 0);
+    }
+
+    /// Stores the accumulator and moves its whole bytes out.
+    #[inline(always)]
+    fn flush(&mut self) {
+        if self.byte + 8 > self.buf.len() {
+            self.grow(self.byte + 16);
+        }
+        self.buf[self.byte..self.byte + 8].copy_from_slice(&self.acc.to_le_bytes());
+        let whole = self.fill & !7;
+        self.byte += (whole / 8) as usize;
+        // `whole <= 56` since `fill <= 63` here.
+        self.acc >>= whole;
+        self.fill &= 7;
+    }
+
+    /// Where the writer stands, to go back there with [`BitWriter::rewind`].
+    #[inline]
+    pub(crate) fn mark(&self) -> (usize, u64, u32) {
+        (self.byte, self.acc, self.fill)
+    }
+
+    /// Drops everything written since `mark`.
+    #[inline]
+    pub(crate) fn rewind(&mut self, mark: (usize, u64, u32)) {
+        (self.byte, self.acc, self.fill) = mark;
+        // Stores the accumulator again over what was written after the mark.
+        self.flush();
+    }
+
+    /// A writer on local variables for a hot loop, with room for `bits` bits; hand it back with
+    /// [`BitWriter::resume`].
+    #[inline]
+    pub(crate) fn sink(&mut self, bits: u64) -> Sink<'_> {
+        self.reserve(bits);
+        Sink { buf: &mut self.buf, byte: self.byte, acc: self.acc, fill: self.fill }
+    }
+
+    /// Takes back the state of a [`Sink`].
+    #[inline]
+    pub(crate) fn resume(&mut self, state: (usize, u64, u32)) {
+        (self.byte, self.acc, self.fill) = state;
+    }
+
+    /// Writes the low `n <= 56` bits of `v`; the bits of `v` from `n` up must be zero.
+    #[inline(always)]
+    pub(crate) fn put_small(&mut self, v: u64, n: u32) {
+        debug_assert!(n <= 56 && v >> n == 0);
+        self.acc |= v << self.fill;
+        self.fill += n;
+        self.flush();
+    }
+
     /// Writes the low `n` bits of `v` (`n` is capped at 64; higher bits of `v` are ignored).
     #[inline]
     pub fn put(&mut self, v: u64, n: u32) {
         let n = n.min(64);
-        if n == 0 {
-            return;
-        }
         let v = v & low_mask(n);
-        self.acc |= v << self.fill;
-        let room = 64 - self.fill;
-        if n >= room {
-            self.bytes.extend_from_slice(&self.acc.to_le_bytes());
-            self.acc = if room == 64 { 0 } else { v >> room };
-            self.fill = n - room;
+        if n > 56 {
+            self.put_small(v & 0xFFFF_FFFF, 32);
+            self.put_small(v >> 32, n - 32);
         } else {
-            self.fill += n;
+            self.put_small(v, n);
         }
     }
 
@@ -60,28 +135,100 @@ impl BitWriter {
     #[inline]
     pub fn put_gamma(&mut self, v: u32) {
         debug_assert!(v != 0);
-        let l = 31 - v.leading_zeros();
-        let rev = if l == 0 { 0 } else { u64::from(v).reverse_bits() >> (64 - l) };
-        self.put((1u64 << l) | (rev << (l + 1)), 2 * l + 1);
+        if (v as usize) < GAMMA_CODES.len() {
+            let e = GAMMA_CODES[v as usize];
+            self.put_small(u64::from(e & 0xFFFF), e >> 16);
+        } else {
+            let (code, n) = gamma_code(v);
+            self.put(code, n);
+        }
     }
 
     /// Writes `q` zeros then a one (unary code of `q`).
     pub fn put_unary(&mut self, mut q: u64) {
-        while q >= 63 {
-            self.put(0, 63);
-            q -= 63;
+        while q >= 56 {
+            self.put_small(0, 56);
+            q -= 56;
         }
-        self.put(1u64 << q, q as u32 + 1);
+        self.put_small(1u64 << q, q as u32 + 1);
     }
 
     /// The bytes and the exact length in bits; bits past the length in the last byte are zero.
     pub fn finish(mut self) -> (Vec<u8>, u64) {
         let bits = self.len();
-        let tail = self.fill.div_ceil(8) as usize;
-        self.bytes.extend_from_slice(&self.acc.to_le_bytes()[..tail]);
-        (self.bytes, bits)
+        // The accumulator's bytes were stored by the last write (zeros past `fill`).
+        self.buf.truncate(self.byte + self.fill.div_ceil(8) as usize);
+        (self.buf, bits)
     }
 }
+
+/// [`BitWriter`]'s state in local variables, writing into room reserved beforehand.
+pub(crate) struct Sink<'a> {
+    buf: &'a mut [u8],
+    byte: usize,
+    acc: u64,
+    fill: u32,
+}
+
+impl Sink<'_> {
+    /// Writes the low `n <= 56` bits of `v`; the bits of `v` from `n` up must be zero.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, v: u64, n: u32) {
+        debug_assert!(n <= 56 && v >> n == 0);
+        self.acc |= v << self.fill;
+        self.fill += n;
+        self.buf[self.byte..self.byte + 8].copy_from_slice(&self.acc.to_le_bytes());
+        let whole = self.fill & !7;
+        self.byte += (whole / 8) as usize;
+        self.acc >>= whole;
+        self.fill &= 7;
+    }
+
+    /// Writes an Elias-gamma code (see [`BitWriter::put_gamma`]).
+    #[inline(always)]
+    pub(crate) fn put_gamma(&mut self, v: u32) {
+        if (v as usize) < GAMMA_CODES.len() {
+            let e = GAMMA_CODES[v as usize];
+            self.put(u64::from(e & 0xFFFF), e >> 16);
+        } else {
+            let (code, n) = gamma_code(v);
+            if n > 56 {
+                self.put(code & 0xFFFF_FFFF, 32);
+                self.put(code >> 32, n - 32);
+            } else {
+                self.put(code, n);
+            }
+        }
+    }
+
+    /// The state to hand back to the writer.
+    #[inline]
+    pub(crate) fn state(&self) -> (usize, u64, u32) {
+        (self.byte, self.acc, self.fill)
+    }
+}
+
+/// The Elias-gamma code of `v >= 1` in stream order and its length in bits: the code read highest
+/// bit first is `v` itself in `2 floor(log2 v) + 1` bits, so the stream (lowest bit first) holds
+/// those bits reversed.
+#[inline]
+pub(crate) const fn gamma_code(v: u32) -> (u64, u32) {
+    let n = 2 * (31 - v.leading_zeros()) + 1;
+    ((v as u64).reverse_bits() >> (64 - n), n)
+}
+
+/// Gamma codes of 0..256 for [`BitWriter::put_gamma`]: the code in the low 16 bits, its length
+/// above (entry 0 unused).
+const GAMMA_CODES: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut v = 1;
+    while v < 256 {
+        let (code, n) = gamma_code(v as u32);
+        t[v] = code as u32 | (n << 16);
+        v += 1;
+    }
+    t
+};
 
 /// Elias-gamma cost in bits of `v >= 1`.
 #[inline]
@@ -89,12 +236,40 @@ pub(crate) fn gamma_len(v: u64) -> u64 {
     2 * u64::from(63 - v.leading_zeros()) + 1
 }
 
+/// The 64 bits of `data` from bit `pos` on (bytes past the end read as zero).
+#[inline(always)]
+pub(crate) fn peek_at(data: &[u8], pos: u64) -> u64 {
+    let byte = (pos / 8) as usize;
+    let sh = (pos % 8) as u32;
+    if byte + 9 <= data.len() {
+        let lo = load_u64(data, byte) >> sh;
+        // `(x << 1) << (63 - sh)` is `x << (64 - sh)`, and 0 for `sh == 0`.
+        lo | ((u64::from(data[byte + 8]) << 1) << (63 - sh))
+    } else {
+        let mut b = [0u8; 16];
+        if byte < data.len() {
+            let end = data.len().min(byte + 9);
+            b[..end - byte].copy_from_slice(&data[byte..end]);
+        }
+        let lo = load_u64(&b, 0) >> sh;
+        lo | ((u64::from(b[8]) << 1) << (63 - sh))
+    }
+}
+
+/// The little-endian `u64` at byte `at` (`at + 8 <= data.len()`).
+#[inline(always)]
+pub(crate) fn load_u64(data: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&data[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
 /// Reads bits, least significant first, never past `len` bits.
 #[derive(Debug, Clone)]
 pub struct BitReader<'a> {
-    data: &'a [u8],
-    pos: u64,
-    len: u64,
+    pub(crate) data: &'a [u8],
+    pub(crate) pos: u64,
+    pub(crate) len: u64,
 }
 
 impl<'a> BitReader<'a> {
@@ -119,24 +294,7 @@ impl<'a> BitReader<'a> {
     /// The next 64 bits without consuming them; bits past the end read as zero.
     #[inline]
     pub fn peek(&self) -> u64 {
-        let byte = (self.pos / 8) as usize;
-        let sh = (self.pos % 8) as u32;
-        let mut w = if byte + 9 <= self.data.len() {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&self.data[byte..byte + 8]);
-            let lo = u64::from_le_bytes(b) >> sh;
-            if sh == 0 { lo } else { lo | (u64::from(self.data[byte + 8]) << (64 - sh)) }
-        } else {
-            let mut b = [0u8; 9];
-            let end = self.data.len().min(byte + 9);
-            if byte < end {
-                b[..end - byte].copy_from_slice(&self.data[byte..end]);
-            }
-            let mut lo = [0u8; 8];
-            lo.copy_from_slice(&b[..8]);
-            let lo = u64::from_le_bytes(lo) >> sh;
-            if sh == 0 { lo } else { lo | (u64::from(b[8]) << (64 - sh)) }
-        };
+        let mut w = peek_at(self.data, self.pos);
         let left = self.remaining();
         if left < 64 {
             w &= low_mask(left as u32);

@@ -22,7 +22,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::Error;
-use crate::bits::{BitReader, BitWriter, gamma_len, low_mask};
+use crate::bits::{BitReader, BitWriter, gamma_len, load_u64, low_mask};
+use crate::planes;
 
 /// Which steps run before the bit planes: delta (`1`) and Gray (`2`), as klystron's flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,129 +76,74 @@ pub struct Packed {
 /// The largest block the reference's `int n` can describe.
 pub const MAX_SAMPLES: usize = i32::MAX as usize;
 
-/// Delta and Gray steps into `out`.
-fn forward(samples: &[i16], options: Options, out: &mut Vec<u16>) {
-    out.clear();
-    out.reserve(samples.len());
-    let mut prev = 0i16;
-    for &s in samples {
-        let x = if options.delta() { s.wrapping_sub(prev) } else { s } as u16;
-        prev = s;
-        out.push(if options.gray() {
-            let u = x ^ 0x8000;
-            u ^ (u >> 1)
-        } else {
-            x
-        });
-    }
-}
-
-/// Gray and delta steps undone in place.
-fn inverse(values: &[u16], options: Options, out: &mut [i16]) {
-    let mut prev = 0i16;
-    for (o, &v) in out.iter_mut().zip(values) {
-        let x = if options.gray() {
-            let mut g = v;
-            g ^= g >> 8;
-            g ^= g >> 4;
-            g ^= g >> 2;
-            g ^= g >> 1;
-            g ^ 0x8000
-        } else {
-            v
-        } as i16;
-        let s = if options.delta() { x.wrapping_add(prev) } else { x };
-        prev = s;
-        *o = s;
-    }
-}
-
-/// Bit planes of `values`: plane `p` occupies words `p * nw .. (p + 1) * nw`.
-fn to_planes(values: &[u16], planes: &mut Vec<u64>) -> usize {
-    let nw = values.len().div_ceil(64);
+/// Bit planes of `samples` after the option's delta and Gray steps: plane `p` occupies words
+/// `p * nw .. (p + 1) * nw` (`nw = ceil(n / 64)`, returned); bits past `n` are zero.
+///
+/// Gray coding works on whole planes: bit `p` of `u ^ (u >> 1)` is `u_p ^ u_(p+1)`, and `u = x +
+/// 32768` flips plane 15.
+fn to_planes(samples: &[i16], options: Options, planes: &mut Vec<u64>) -> usize {
+    let nw = samples.len().div_ceil(64);
     planes.clear();
     planes.resize(16 * nw, 0);
-    for (k, block) in values.chunks(64).enumerate() {
-        let mut w = [0u64; 16];
-        // Eight samples at a time: gather bit p of each into a byte, spread over the word.
-        for (j8, oct) in block.chunks(8).enumerate() {
-            let mut lanes = [0u64; 2];
-            for (j, &v) in oct.iter().enumerate() {
-                // Byte j of lane holds the sample's low or high 8 bits.
-                lanes[0] |= u64::from(v & 0xff) << (8 * j);
-                lanes[1] |= u64::from(v >> 8) << (8 * j);
+    let mut prev = 0i16;
+    for (k, block) in samples.chunks(64).enumerate() {
+        let mut v = [0u16; 64];
+        if options.delta() {
+            v[0] = block[0].wrapping_sub(prev) as u16;
+            for (o, pair) in v[1..].iter_mut().zip(block.windows(2)) {
+                *o = pair[1].wrapping_sub(pair[0]) as u16;
             }
-            for (h, &lane) in lanes.iter().enumerate() {
-                let t = transpose8(lane);
-                for b in 0..8 {
-                    // Byte b of t: bit b of the eight samples.
-                    w[8 * h + b] |= ((t >> (8 * b)) & 0xff) << (8 * j8);
-                }
+            prev = block[block.len() - 1];
+        } else {
+            for (o, &s) in v.iter_mut().zip(block) {
+                *o = s as u16;
             }
         }
-        for (p, &wp) in w.iter().enumerate() {
-            planes[p * nw + k] = wp;
+        let mut w = planes::to_words(&v);
+        if options.gray() {
+            w[15] = !w[15];
+            for p in 0..15 {
+                w[p] ^= w[p + 1];
+            }
+        }
+        if block.len() < 64 {
+            let m = low_mask(block.len() as u32);
+            for x in &mut w {
+                *x &= m;
+            }
+        }
+        for (p, &x) in w.iter().enumerate() {
+            planes[p * nw + k] = x;
         }
     }
     nw
 }
 
-/// Transposes an 8x8 bit matrix held in a `u64` (byte = row, bit = column).
-#[inline]
-fn transpose8(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
-    x ^= t ^ (t << 28);
-    x
-}
-
-/// Values from bit planes (inverse of [`to_planes`]).
-fn from_planes(planes: &[u64], nw: usize, out: &mut [u16]) {
+/// Samples from bit planes stored `stride` words apart (inverse of [`to_planes`]).
+fn from_planes(planes: &[u64], stride: usize, options: Options, out: &mut [i16]) {
+    let mut prev = 0i16;
     for (k, block) in out.chunks_mut(64).enumerate() {
-        let mut w = [0u64; 16];
-        for (p, wp) in w.iter_mut().enumerate() {
-            *wp = planes[p * nw + k];
+        let mut w: [u64; 16] = core::array::from_fn(|p| planes[p * stride + k]);
+        if options.gray() {
+            // u_p is the xor of Gray bits p..16; x = u - 32768 flips plane 15.
+            for p in (0..15).rev() {
+                w[p] ^= w[p + 1];
+            }
+            w[15] = !w[15];
         }
-        for (j8, oct) in block.chunks_mut(8).enumerate() {
-            for h in 0..2 {
-                let mut t = 0u64;
-                for b in 0..8 {
-                    t |= ((w[8 * h + b] >> (8 * j8)) & 0xff) << (8 * b);
-                }
-                let lane = transpose8(t);
-                for (j, v) in oct.iter_mut().enumerate() {
-                    *v |= (((lane >> (8 * j)) & 0xff) as u16) << (8 * h);
-                }
+        let mut v = [0u16; 64];
+        planes::from_words(&w, &mut v);
+        if options.delta() {
+            for (o, &x) in block.iter_mut().zip(&v) {
+                prev = prev.wrapping_add(x as i16);
+                *o = prev;
+            }
+        } else {
+            for (o, &x) in block.iter_mut().zip(&v) {
+                *o = x as i16;
             }
         }
     }
-}
-
-/// Calls `f` with each run length of plane `words` (`n >= 1` bits), starting with the first bit's
-/// run. Runs end at the set bits of the transition mask `w ^ (w << 1)`, found by trailing zeros.
-#[inline]
-fn for_each_run(words: &[u64], n: usize, mut f: impl FnMut(u64)) {
-    let mut start = 0usize;
-    let mut carry = words[0] & 1;
-    let last = words.len() - 1;
-    let tail = low_mask(((n - 1) % 64) as u32 + 1);
-    for (k, &w) in words.iter().enumerate() {
-        let mut t = w ^ ((w << 1) | carry);
-        carry = w >> 63;
-        if k == last {
-            t &= tail;
-        }
-        while t != 0 {
-            let pos = k * 64 + t.trailing_zeros() as usize;
-            f((pos - start) as u64);
-            start = pos;
-            t &= t - 1;
-        }
-    }
-    f((n - start) as u64);
 }
 
 /// The RLE cost of a plane (start bit + gamma codes), or `None` once it passes `limit`.
@@ -232,9 +178,78 @@ fn rle_cost(words: &[u64], n: usize, limit: u64) -> Option<u64> {
     (cost <= limit).then_some(cost)
 }
 
+/// How one plane is coded.
+enum PlaneCode {
+    /// STATIC0 or STATIC1: every bit is this one.
+    Static(u64),
+    /// RLE, this many bits after the 2-bit code.
+    Rle(u64),
+    /// LITERAL.
+    Literal,
+}
+
+/// The encoder's choice for plane `words` of `n >= 1` bits (bits past `n` are zero), where
+/// `exact` asks for the RLE cost; without it an RLE answer may be wrong (cost above `n`), for the
+/// caller to find out while writing.
+#[inline]
+fn plane_code(words: &[u64], n: usize, exact: bool) -> PlaneCode {
+    let nw = words.len();
+    let last = low_mask(((n - 1) % 64) as u32 + 1);
+    let first = words[0] & 1;
+    let fill = first.wrapping_neg();
+    if words[..nw - 1].iter().all(|&x| x == fill) && (words[nw - 1] ^ fill) & last == 0 {
+        return PlaneCode::Static(first);
+    }
+    if rle_lower_bound(words, n) > n as u64 {
+        return PlaneCode::Literal;
+    }
+    if !exact {
+        return PlaneCode::Rle(0);
+    }
+    match rle_cost(words, n, n as u64) {
+        Some(c) => PlaneCode::Rle(c),
+        None => PlaneCode::Literal,
+    }
+}
+
+/// A lower bound of the RLE cost of a plane, word-parallel: a run costs 1 bit, 3 from length 2, 5
+/// from length 4, so the cost is at least the runs plus twice the runs of length 2 or more plus
+/// twice those of length 4 or more. Noise planes (about as many runs as bits / 2) come out above
+/// `n` here without a look at each run.
+fn rle_lower_bound(words: &[u64], n: usize) -> u64 {
+    let nw = words.len();
+    // Run starts: bit i set when sample i starts a run. Past the last sample every bit counts as
+    // a start, so the last run ends there.
+    let past = !low_mask(((n - 1) % 64) as u32 + 1);
+    let starts = |k: usize| -> u64 {
+        if k >= nw {
+            return u64::MAX;
+        }
+        let w = words[k];
+        let before = if k == 0 { !w & 1 } else { words[k - 1] >> 63 };
+        let t = w ^ ((w << 1) | before);
+        if k == nw - 1 { t | past } else { t }
+    };
+    let mut bound = 1u64;
+    let mut t = starts(0);
+    for k in 0..nw {
+        let next = starts(k + 1);
+        let live = if k == nw - 1 { t & !past } else { t };
+        // Starts 1, 1..=2 and 1..=3 samples later.
+        let s1 = (t >> 1) | (next << 63);
+        let s2 = (t >> 2) | (next << 62);
+        let s3 = (t >> 3) | (next << 61);
+        let ge2 = live & !s1;
+        let ge4 = ge2 & !s2 & !s3;
+        bound += u64::from(live.count_ones() + 2 * ge2.count_ones() + 2 * ge4.count_ones());
+        t = next;
+    }
+    bound
+}
+
 /// Packs `samples` with `options`, bit for bit as the reference (and klystron's `bitpack`).
 pub fn pack(samples: &[i16], options: Options) -> Result<Packed, Error> {
-    let mut w = BitWriter::new();
+    let mut w = BitWriter::with_capacity(16 * (samples.len() as u64 + 2));
     pack_into(samples, options, &mut w)?;
     let (bytes, bits) = w.finish();
     Ok(Packed { bytes, bits })
@@ -250,36 +265,65 @@ pub fn pack_into(samples: &[i16], options: Options, w: &mut BitWriter) -> Result
         w.put(0, 32);
         return Ok(());
     }
-    let mut values = Vec::new();
-    forward(samples, options, &mut values);
+    w.reserve(16 * (n as u64 + 2));
     let mut planes = Vec::new();
-    let nw = to_planes(&values, &mut planes);
-    let last = low_mask(match n % 64 {
-        0 => 64,
-        r => r as u32,
-    });
+    let nw = to_planes(samples, options, &mut planes);
     for p in 0..16 {
         let words = &planes[p * nw..(p + 1) * nw];
-        let first = words[0] & 1;
-        let fill = if first == 1 { u64::MAX } else { 0 };
-        let uniform = words[..nw - 1].iter().all(|&x| x == fill) && (words[nw - 1] ^ fill) & last == 0;
-        if uniform {
-            w.put(first, 2);
-            continue;
+        let mut code = plane_code(words, n, false);
+        if let PlaneCode::Rle(_) = code {
+            // Written straight away; if it comes out longer than `n + 2` bits, it is taken back.
+            let mark = w.mark();
+            let before = w.len();
+            w.put_small(3 | (words[0] & 1) << 2, 3);
+            write_runs(words, n, w);
+            if w.len() - before > n as u64 + 2 {
+                w.rewind(mark);
+                code = PlaneCode::Literal;
+            }
         }
-        if rle_cost(words, n, n as u64).is_some() {
-            w.put(3, 2);
-            w.put(first, 1);
-            for_each_run(words, n, |r| w.put_gamma(r as u32));
-        } else {
-            w.put(2, 2);
-            for (k, &x) in words.iter().enumerate() {
-                let bits = if k + 1 == nw { 64 - last.leading_zeros() } else { 64 };
-                w.put(x & low_mask(bits), bits);
+        match code {
+            PlaneCode::Rle(_) => {}
+            PlaneCode::Static(bit) => w.put_small(bit, 2),
+            PlaneCode::Literal => {
+                w.put_small(2, 2);
+                let (full, rest) = words.split_at(nw - 1);
+                for &x in full {
+                    w.put(x, 64);
+                }
+                w.put(rest[0], ((n - 1) % 64) as u32 + 1);
             }
         }
     }
     Ok(())
+}
+
+/// Writes the gamma codes of the runs of plane `words` (`n >= 1` bits), the first bit's run
+/// first. Runs end at the set bits of the transition mask `w ^ (w << 1)`, found by trailing zeros.
+#[inline]
+fn write_runs(words: &[u64], n: usize, w: &mut BitWriter) {
+    // At most 2n + 1 bits: every run of length r takes at most 2r - 1 bits, plus the 2 + 1 above.
+    let mut s = w.sink(2 * n as u64 + 64);
+    let mut start = 0usize;
+    let mut carry = words[0] & 1;
+    let last = words.len() - 1;
+    let tail = low_mask(((n - 1) % 64) as u32 + 1);
+    for (k, &x) in words.iter().enumerate() {
+        let mut t = x ^ ((x << 1) | carry);
+        carry = x >> 63;
+        if k == last {
+            t &= tail;
+        }
+        while t != 0 {
+            let pos = k * 64 + t.trailing_zeros() as usize;
+            s.put_gamma((pos - start) as u32);
+            start = pos;
+            t &= t - 1;
+        }
+    }
+    s.put_gamma((n - start) as u32);
+    let state = s.state();
+    w.resume(state);
 }
 
 /// The packed size in bits of `samples` with `options`, without building the stream.
@@ -288,25 +332,17 @@ pub fn packed_bits(samples: &[i16], options: Options) -> u64 {
     if n == 0 {
         return 32;
     }
-    let mut values = Vec::new();
-    forward(samples, options, &mut values);
     let mut planes = Vec::new();
-    let nw = to_planes(&values, &mut planes);
-    let last = low_mask(match n % 64 {
-        0 => 64,
-        r => r as u32,
-    });
-    let mut total = 0u64;
-    for p in 0..16 {
-        let words = &planes[p * nw..(p + 1) * nw];
-        let fill = if words[0] & 1 == 1 { u64::MAX } else { 0 };
-        let uniform = words[..nw - 1].iter().all(|&x| x == fill) && (words[nw - 1] ^ fill) & last == 0;
-        total += 2;
-        if !uniform {
-            total += rle_cost(words, n, n as u64).unwrap_or(n as u64);
-        }
-    }
-    total
+    let nw = to_planes(samples, options, &mut planes);
+    (0..16)
+        .map(|p| {
+            2 + match plane_code(&planes[p * nw..(p + 1) * nw], n, true) {
+                PlaneCode::Static(_) => 0,
+                PlaneCode::Rle(c) => c,
+                PlaneCode::Literal => n as u64,
+            }
+        })
+        .sum()
 }
 
 /// Tries the four options and keeps the smallest stream (ties go to the lower option), as
@@ -344,60 +380,130 @@ pub fn unpack_from(r: &mut BitReader<'_>, options: Options, out: &mut [i16]) -> 
         return Err(Error::TooLong(n as u64));
     }
     let nw = n.div_ceil(64);
-    let mut planes = vec![0u64; 16 * nw];
-    for p in 0..16 {
-        let words = &mut planes[p * nw..(p + 1) * nw];
+    // One spare word per plane: run ends are marked one word ahead at most.
+    let stride = nw + 1;
+    let mut planes = vec![0u64; 16 * stride];
+    for (p, words) in planes.chunks_exact_mut(stride).enumerate() {
         match r.take(2)? {
             0 => {}
-            1 => set_range(words, 0, n),
+            1 => words.fill(u64::MAX),
             2 => {
-                for (k, x) in words.iter_mut().enumerate() {
+                for (k, x) in words[..nw].iter_mut().enumerate() {
                     let b = (n - k * 64).min(64) as u32;
                     *x = r.take(b)?;
                 }
             }
             _ => {
-                let mut state = r.take(1)? == 1;
-                let mut i = 0usize;
-                while i < n {
-                    let run = r.gamma()?;
-                    if run > (n - i) as u64 {
-                        return Err(Error::RunTooLong { plane: p as u8, run, at: i as u64, samples: n as u64 });
-                    }
-                    let end = i + run as usize;
-                    if state {
-                        set_range(words, i, end);
-                    }
-                    i = end;
-                    state = !state;
+                let first = r.take(1)?;
+                read_runs(r, n, p as u8, words)?;
+                // A run end flips the bit from there on: the plane is the prefix xor of the marks.
+                let mut state = first.wrapping_neg();
+                for x in &mut words[..nw] {
+                    let mut y = *x;
+                    y ^= y << 1;
+                    y ^= y << 2;
+                    y ^= y << 4;
+                    y ^= y << 8;
+                    y ^= y << 16;
+                    y ^= y << 32;
+                    y ^= state;
+                    state = ((y as i64) >> 63) as u64;
+                    *x = y;
                 }
             }
         }
     }
-    let mut values = vec![0u16; n];
-    from_planes(&planes, nw, &mut values);
-    inverse(&values, options, out);
+    from_planes(&planes, stride, options, out);
     Ok(())
 }
 
-/// Sets bits `a..b` of a plane.
-#[inline]
-fn set_range(words: &mut [u64], a: usize, b: usize) {
-    if a >= b {
-        return;
-    }
-    let (ka, kb) = (a / 64, (b - 1) / 64);
-    let head = u64::MAX << (a % 64);
-    let tail = low_mask(((b - 1) % 64) as u32 + 1);
-    if ka == kb {
-        words[ka] |= head & tail;
-    } else {
-        words[ka] |= head;
-        for x in &mut words[ka + 1..kb] {
-            *x = u64::MAX;
+/// Bits of the stream one run-table lookup reads.
+const RUN_BITS: u32 = 12;
+/// Largest span of samples one lookup may cover (its marks fit bits 0..60 of an entry).
+const RUN_SPAN: u32 = 60;
+
+/// For every `RUN_BITS`-bit window of a stream of gamma codes: bit `j` is set when a run ends
+/// `j + 1` samples after the window's start, for the whole codes at the window's start whose runs
+/// add up to at most `RUN_SPAN`; bits 60..64 count the stream bits those codes take (0: none).
+static RUN_TABLE: [u64; 1 << RUN_BITS] = {
+    let mut t = [0u64; 1 << RUN_BITS];
+    let mut b = 0u32;
+    while b < 1 << RUN_BITS {
+        let (mut pos, mut span, mut marks) = (0u32, 0u32, 0u64);
+        loop {
+            let rest = b >> pos;
+            if rest == 0 {
+                break;
+            }
+            let l = rest.trailing_zeros();
+            if pos + 2 * l + 1 > RUN_BITS {
+                break;
+            }
+            let low = (rest >> (l + 1)) & ((1 << l) - 1);
+            let v = (1 << l) | if l == 0 { 0 } else { low.reverse_bits() >> (32 - l) };
+            if span + v > RUN_SPAN {
+                break;
+            }
+            span += v;
+            marks |= 1 << (span - 1);
+            pos += 2 * l + 1;
         }
-        words[kb] |= tail;
+        t[b as usize] = marks | (pos as u64) << 60;
+        b += 1;
     }
+    t
+};
+
+/// Reads the gamma-coded runs of an RLE plane of `n` samples and marks where each run but the last
+/// ends (bit `i` of `marks` set: a run ends before sample `i`). `marks` has a spare word.
+///
+/// Whole codes come from [`RUN_TABLE`], several per lookup, as long as their runs end before the
+/// last sample and they lie inside the stream; the rest (long codes, the plane's end, errors) are
+/// read one at a time.
+#[inline]
+fn read_runs(r: &mut BitReader<'_>, n: usize, plane: u8, marks: &mut [u64]) -> Result<(), Error> {
+    let data = r.data;
+    let mut pos = r.pos;
+    let mut i = 0usize;
+    while i < n {
+        let byte = (pos / 8) as usize;
+        if byte + 8 <= data.len() && pos + 4 * u64::from(RUN_BITS) <= r.len {
+            // 57 bits from one load: enough for four lookups.
+            let mut w = load_u64(data, byte) >> (pos % 8);
+            let mut used = 0u64;
+            for _ in 0..4 {
+                let e = RUN_TABLE[(w & low_mask(RUN_BITS)) as usize];
+                let m = e & low_mask(60);
+                let span = 64 - m.leading_zeros() as usize;
+                if m == 0 || i + span >= n {
+                    break;
+                }
+                let base = i + 1;
+                let (k, s) = (base / 64, (base % 64) as u32);
+                marks[k] |= m << s;
+                marks[k + 1] |= (m >> 1) >> (63 - s);
+                i += span;
+                w >>= e >> 60;
+                used += e >> 60;
+            }
+            pos += used;
+            if used > 0 {
+                continue;
+            }
+        }
+        r.pos = pos;
+        let run = r.gamma()?;
+        pos = r.pos;
+        if run > (n - i) as u64 {
+            return Err(Error::RunTooLong { plane, run, at: i as u64, samples: n as u64 });
+        }
+        i += run as usize;
+        if i < n {
+            marks[i / 64] |= 1 << (i % 64);
+        }
+    }
+    r.pos = pos;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -405,18 +511,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn transpose_roundtrip() {
-        let values: Vec<u16> = (0..200u32).map(|i| (i.wrapping_mul(40503) ^ (i << 7)) as u16).collect();
-        let mut planes = Vec::new();
-        let nw = to_planes(&values, &mut planes);
-        for (i, &v) in values.iter().enumerate() {
+    fn planes_hold_the_coded_values_and_come_back() {
+        let samples: Vec<i16> = (0..200u32).map(|i| (i.wrapping_mul(40503) ^ (i << 7)) as i16).collect();
+        for o in Options::ALL {
+            let mut prev = 0i16;
+            let coded: Vec<u16> = samples
+                .iter()
+                .map(|&s| {
+                    let x = if o.delta() { s.wrapping_sub(prev) } else { s } as u16;
+                    prev = s;
+                    if o.gray() { (x ^ 0x8000) ^ ((x ^ 0x8000) >> 1) } else { x }
+                })
+                .collect();
+            let mut planes = Vec::new();
+            let nw = to_planes(&samples, o, &mut planes);
             for p in 0..16 {
-                assert_eq!((planes[p * nw + i / 64] >> (i % 64)) & 1, u64::from((v >> p) & 1));
+                for i in 0..nw * 64 {
+                    let bit = coded.get(i).map_or(0, |&v| u64::from((v >> p) & 1));
+                    assert_eq!((planes[p * nw + i / 64] >> (i % 64)) & 1, bit, "{o:?} plane {p} sample {i}");
+                }
             }
+            let mut back = vec![0i16; samples.len()];
+            from_planes(&planes, nw, o, &mut back);
+            assert_eq!(back, samples);
         }
-        let mut back = vec![0u16; values.len()];
-        from_planes(&planes, nw, &mut back);
-        assert_eq!(back, values);
+    }
+
+    #[test]
+    fn run_table_entries_are_whole_codes() {
+        // Bits 1, 0 1 0, 1 (low first): runs 1, 2 and 1, marked after 1, 3 and 4 samples; 5 bits.
+        let e = RUN_TABLE[0b10101];
+        assert_eq!((e & low_mask(60), e >> 60), (0b1101, 5));
+        // A code longer than the window: nothing.
+        assert_eq!(RUN_TABLE[1 << 11], 0);
     }
 
     #[test]

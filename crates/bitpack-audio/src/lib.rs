@@ -41,6 +41,7 @@ pub mod classic;
 pub mod container;
 mod crc;
 mod error;
+mod planes;
 pub mod predict;
 pub mod wav;
 
