@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group};
 use knossos::maze::{Bias, BinaryTree, Kruskal, OrthogonalMazeBuilder, RecursiveBacktracking, Sidewinder};
-use lore_mazegen::{Config, TreeAlgorithm, check, generate};
+use lore_mazegen::{Config, GridTree, TreeAlgorithm, check, generate};
 
 fn knossos(width: usize, height: usize, algorithm: Box<dyn knossos::maze::Algorithm>) -> knossos::maze::OrthogonalMaze {
     OrthogonalMazeBuilder::new().width(width).height(height).algorithm(algorithm).seed(Some(1)).build()
@@ -20,6 +20,10 @@ fn lore_grid(w: u32, h: u32, tree: TreeAlgorithm) -> Config {
 fn grid_1000(c: &mut Criterion) {
     let mut g = c.benchmark_group("grid_1000x1000");
     g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
+    // The grid carver: the spanning tree as walls, two bits per cell (what knossos returns).
+    g.bench_function("lore_carve", |b| b.iter(|| GridTree::carve(black_box(1000), 1000, 0.0, 1).unwrap()));
+    g.bench_function("lore_carve_bias_0.5", |b| b.iter(|| GridTree::carve(black_box(1000), 1000, 0.5, 1).unwrap()));
+    // The same tree inside a full `Maze` (positions, edge list, parents, zones).
     g.bench_function("lore_kruskal", |b| {
         b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal))).unwrap())
     });
@@ -39,6 +43,7 @@ fn grid_1000(c: &mut Criterion) {
 fn grid_100(c: &mut Criterion) {
     let mut g = c.benchmark_group("grid_100x100");
     g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
+    g.bench_function("lore_carve", |b| b.iter(|| GridTree::carve(black_box(100), 100, 0.0, 1).unwrap()));
     g.bench_function("lore_kruskal", |b| {
         b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Kruskal))).unwrap())
     });

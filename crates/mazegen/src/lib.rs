@@ -75,7 +75,7 @@ pub use error::{MazeError, Unsolvable};
 pub use export::{Style, to_png, to_rgba, to_svg};
 pub use export::{colour_rgb, to_ascii, to_json, zone_rgb};
 pub use glam::Vec2;
-pub use grid::{Cell, CellMap, Tile, TileMap};
+pub use grid::{Cell, CellMap, GridTree, Tile, TileMap};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};

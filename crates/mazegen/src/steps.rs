@@ -8,8 +8,9 @@ use glam::vec2;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::config::{Config, Shape};
+use crate::config::{Config, Shape, TreeAlgorithm};
 use crate::error::MazeError;
+use crate::grid::GridTree;
 use crate::logic::{delaunay, spanning, zones};
 use crate::maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 
@@ -198,25 +199,30 @@ impl Generator {
     fn build_tree(&mut self) -> Step {
         let m = &mut self.maze;
         let n = m.positions.len();
-        let horizontal: Vec<bool> = m
-            .graph
-            .iter()
-            .map(|&[a, b]| {
-                let d = m.positions[b as usize] - m.positions[a as usize];
-                d.x.abs() >= d.y.abs()
-            })
-            .collect();
+        let grid_carver = match (m.layout, self.config.tree) {
+            (Layout::Grid { width, height }, TreeAlgorithm::Kruskal) => Some((width, height)),
+            _ => None,
+        };
+        let horizontal: Vec<bool> = if grid_carver.is_some() {
+            Vec::new()
+        } else {
+            m.graph
+                .iter()
+                .map(|&[a, b]| {
+                    let d = m.positions[b as usize] - m.positions[a as usize];
+                    d.x.abs() >= d.y.abs()
+                })
+                .collect()
+        };
         let k = m.zone_count;
         let mut best: Option<(f64, spanning::Rooted, Vec<u32>)> = None;
         for attempt in 0..self.config.balance_tries {
-            let tree = spanning::random_tree(
-                &mut self.rng,
-                n,
-                &m.graph,
-                &horizontal,
-                self.config.horizontal_bias,
-                self.config.tree,
-            );
+            let bias = self.config.horizontal_bias;
+            let tree = match grid_carver {
+                // Same tree as the general Kruskal's distribution, at memory speed.
+                Some((width, height)) => GridTree::carve_with(&mut self.rng, width, height, bias).graph_edges(&m.graph),
+                None => spanning::random_tree(&mut self.rng, n, &m.graph, &horizontal, bias, self.config.tree),
+            };
             let pairs: Vec<(u32, u32)> =
                 tree.iter().map(|&e| (m.graph[e as usize][0], m.graph[e as usize][1])).collect();
             let rooted = spanning::orient(n, &pairs, m.root);

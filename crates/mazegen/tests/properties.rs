@@ -3,7 +3,7 @@
 
 mod common;
 
-use lore_mazegen::{CellMap, Config, Generator, Step, TileMap, TreeAlgorithm, check, generate, measure};
+use lore_mazegen::{CellMap, Config, Generator, GridTree, Step, TileMap, TreeAlgorithm, check, generate, measure};
 use proptest::prelude::*;
 
 proptest! {
@@ -33,6 +33,28 @@ proptest! {
         prop_assert_eq!((tiles.width(), tiles.height()), (2 * w + 1, 2 * h + 1));
         let doors = tiles.to_ascii().chars().filter(char::is_ascii_uppercase).count();
         prop_assert_eq!(doors, usize::from(zones) - 1);
+    }
+
+    /// The grid carver gives a spanning tree (every cell reachable, no loop), the same for the
+    /// same seed, and the tree `generate` keeps when it keeps its first one.
+    #[test]
+    fn carved_grids_are_spanning_trees(seed in any::<u64>(), w in 1u32..60, h in 1u32..40, bias in -1.0f32..=1.0) {
+        let tree = GridTree::carve(w, h, bias, seed).unwrap();
+        prop_assert_eq!(tree.passage_count() as u32, w * h - 1);
+        let maze = generate(&Config::grid(w, h).zones(1).bias(bias).seed(seed)).unwrap();
+        common::assert_sound(&maze);
+        let mut from_maze: Vec<[u32; 2]> = maze.edges.iter().map(|e| [e.a.min(e.b), e.a.max(e.b)]).collect();
+        from_maze.sort_unstable();
+        let mut carved: Vec<[u32; 2]> = tree.passages().collect();
+        carved.sort_unstable();
+        prop_assert_eq!(carved, from_maze);
+        let cells = CellMap::from_maze(&maze).unwrap();
+        for y in 0..h {
+            for x in 0..w {
+                let cell = cells.cell(x, y).unwrap();
+                prop_assert_eq!((cell.connected_left, cell.connected_up), (tree.connected_left(x, y), tree.connected_up(x, y)));
+            }
+        }
     }
 
     #[test]

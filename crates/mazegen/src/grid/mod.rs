@@ -1,8 +1,10 @@
 //! Grid mazes (post 2): the grid-graph, the `CellMap` of walls and the tile map.
 
+mod carve;
 mod cell_map;
 mod tiles;
 
+pub use carve::GridTree;
 pub use cell_map::{Cell, CellMap};
 pub use tiles::{Tile, TileMap};
 

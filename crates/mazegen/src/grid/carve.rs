@@ -1,0 +1,533 @@
+//! The grid carver: a random spanning tree of a `width × height` grid at memory speed, two bits
+//! per cell.
+//!
+//! It is Kruskal's algorithm over a random edge order, like [`crate::TreeAlgorithm::Kruskal`] on a
+//! general graph, with the grid's structure used everywhere:
+//!
+//! - **Edge ids instead of an edge list.** Edge `2c` joins cell `c` to its right neighbour, edge
+//!   `2c + 1` to the cell below; nothing but the ids is stored.
+//! - **A bucketed shuffle.** Each edge draws a random bucket (the top bits of half a 64-bit draw);
+//!   a counting pass and a scatter pass (the same random stream replayed) group the edges by
+//!   bucket, and each bucket, about [`BUCKET_TARGET`] edges, is shuffled in the L1 cache just
+//!   before it is used. Sorting by an i.i.d. random key and breaking ties uniformly is a uniform
+//!   shuffle, so with the bias off the order is exactly uniform.
+//! - **A compact union-find**: `u32` parents, Rem's algorithm with splicing (a parent always has a
+//!   larger id than its child, so a root is its set's largest cell). The parents of the edge a few
+//!   steps ahead are prefetched, which hides most of the cache misses of a random order, and once
+//!   the order passes the percolation threshold (half the edges) the sets are flattened a few
+//!   times, so the many edges rejected inside the giant set cost one lookup per side.
+//! - **Bit-packed output**: bit `e` of [`GridTree`]'s words is edge `e`.
+//!
+//! The bias works as in the general Kruskal: an edge's key is `E / w` with `E` exponential and
+//! `w = 1 + bias` for horizontal edges, `1 − bias` for vertical ones (sorting such keys draws
+//! edges one by one with probability proportional to `w`, the merge the general path does). The
+//! bucket is the key's quantile, read from a 4,096-entry table; edges of weight 0 go last.
+
+use rand::Rng;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use crate::config::MAX_NODES;
+use crate::error::MazeError;
+
+/// Edges per bucket aimed at: 4 KiB of ids, shuffled inside the L1 cache.
+const BUCKET_TARGET: usize = 1024;
+
+/// Most bucket bits (4,096 buckets); larger grids get larger buckets.
+const MAX_BUCKET_BITS: u32 = 12;
+
+/// Fewest bucket bits with a bias: within a bucket the two weights mix uniformly, which blurs
+/// the bias by about one bucket's width (1/1,024 of the order).
+const BIAS_BUCKET_BITS: u32 = 10;
+
+/// Bits of the random draw that index a bias table.
+const TABLE_BITS: u32 = 12;
+
+/// Shares of the edge order after which the union-find is flattened (every cell points at its
+/// root): past the percolation threshold of the square grid (half the edges) nearly every cell is
+/// in one giant set, and most later edges are rejected after a single lookup per side.
+const FLATTEN_AT: &[f64] = &[0.45, 0.52, 0.6];
+
+/// How many edges ahead the union-find prefetches.
+const PREFETCH_AHEAD: usize = 16;
+
+/// A perfect maze on a grid: a spanning tree of the `width × height` grid-graph, stored as two
+/// bits per cell (open to the right, open downwards). Row 0 is the top; cell `(x, y)` is
+/// `y * width + x`, as in grid [`crate::Maze`]s.
+///
+/// This is the fast path for people who want only the maze's walls: no zones, doors, keys or
+/// positions. [`crate::generate`] uses the same carver for grid mazes with
+/// [`crate::TreeAlgorithm::Kruskal`], so `GridTree::carve(w, h, bias, seed)` is the tree of
+/// `generate(&Config::grid(w, h).bias(bias).seed(seed))` whenever that keeps its first tree
+/// (one zone, or `balance(_, 1)`).
+///
+/// ```
+/// use lore_mazegen::GridTree;
+/// let tree = GridTree::carve(1000, 1000, 0.0, 7)?;
+/// assert_eq!(tree.passage_count(), 1000 * 1000 - 1);
+/// assert!(!tree.connected_left(0, 5)); // the outer wall
+/// # Ok::<(), lore_mazegen::MazeError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GridTree {
+    width: u32,
+    height: u32,
+    /// Bit `e` (word `e / 64`, bit `e % 64`) is set when edge `e` is a passage: `e = 2c` is the
+    /// edge from cell `c` to the right, `e = 2c + 1` the edge downwards.
+    open: Vec<u64>,
+}
+
+impl GridTree {
+    /// Carves a random spanning tree of the grid with a seeded `Pcg64Mcg`.
+    ///
+    /// `horizontal_bias` in `-1.0..=1.0` favours horizontal (positive) or vertical (negative)
+    /// passages; 0 gives Kruskal's tree over a uniformly random edge order.
+    ///
+    /// # Errors
+    /// [`MazeError::Config`] when a side is 0, the grid has more than [`MAX_NODES`] cells, or the
+    /// bias is outside `-1.0..=1.0`.
+    pub fn carve(width: u32, height: u32, horizontal_bias: f32, seed: u64) -> Result<Self, MazeError> {
+        if width == 0 || height == 0 {
+            return Err(MazeError::Config("grid: width and height must be at least 1".to_owned()));
+        }
+        if u64::from(width) * u64::from(height) > MAX_NODES {
+            return Err(MazeError::Config("too many nodes (limit 2^26)".to_owned()));
+        }
+        if !(horizontal_bias.is_finite() && (-1.0..=1.0).contains(&horizontal_bias)) {
+            return Err(MazeError::Config("horizontal_bias: must be in -1.0..=1.0".to_owned()));
+        }
+        Ok(Self::carve_with(&mut Pcg64Mcg::seed_from_u64(seed), width, height, horizontal_bias))
+    }
+
+    /// The carver proper, for sizes and a bias already checked.
+    pub(crate) fn carve_with(rng: &mut Pcg64Mcg, width: u32, height: u32, bias: f32) -> Self {
+        let (w, h) = (width as usize, height as usize);
+        let n = w * h;
+        let mut open = vec![0u64; (2 * n).div_ceil(64)];
+        let edge_count = (w - 1) * h + w * (h - 1);
+        if edge_count == 0 {
+            return Self { width, height, open };
+        }
+        // With a bias, edges of both weights share a bucket in uniform order, so the buckets must
+        // be narrow whatever the grid's size.
+        let bucket_bits =
+            if bias == 0.0 { bucket_bits(edge_count) } else { bucket_bits(edge_count).max(BIAS_BUCKET_BITS) };
+        let buckets = 1usize << bucket_bits;
+        let tables = (bias != 0.0)
+            .then(|| [bias_table(f64::from(1.0 + bias), buckets), bias_table(f64::from(1.0 - bias), buckets)]);
+        // Bucket `buckets` (one past the last) holds the edges of weight 0 (bias ±1).
+        let mut starts = vec![0u32; buckets + 3];
+        let replay = rng.clone();
+        for_each_edge(rng, w, h, bucket_bits, tables.as_ref(), |_, bucket| starts[bucket + 2] += 1);
+        for b in 2..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        // `starts[b + 1]` is now where bucket `b` begins; the scatter moves it to bucket `b`'s end.
+        let mut order = vec![0u32; edge_count];
+        let mut stream = replay;
+        for_each_edge(&mut stream, w, h, bucket_bits, tables.as_ref(), |edge, bucket| {
+            let slot = &mut starts[bucket + 1];
+            order[*slot as usize] = edge;
+            *slot += 1;
+        });
+        *rng = stream;
+
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let mut joined = 0usize;
+        let mut begin = 0usize;
+        let mut flattens = FLATTEN_AT.iter().map(|f| (f * edge_count as f64) as usize).peekable();
+        for b in 0..=buckets {
+            if flattens.next_if(|&at| begin >= at).is_some() {
+                flatten(&mut parent);
+            }
+            let end = starts[b + 1] as usize;
+            let bucket = &mut order[begin..end];
+            begin = end;
+            shuffle(rng, bucket);
+            for k in 0..bucket.len() {
+                // A random order misses the cache on nearly every first lookup: ask early.
+                if let Some(&ahead) = bucket.get(k + PREFETCH_AHEAD) {
+                    let (a, b) = ends(ahead, width);
+                    prefetch(&parent, a);
+                    prefetch(&parent, b);
+                }
+                let edge = bucket[k];
+                let (a, b) = ends(edge, width);
+                if union(&mut parent, a, b) {
+                    open[edge as usize / 64] |= 1 << (edge % 64);
+                    joined += 1;
+                    if joined + 1 == n {
+                        return Self { width, height, open };
+                    }
+                }
+            }
+        }
+        debug_assert!(false, "a grid is connected, so Kruskal joins every cell");
+        Self { width, height, open }
+    }
+
+    /// Cells per row.
+    #[must_use]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Rows.
+    #[must_use]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Number of passages (`width × height − 1` for a spanning tree).
+    #[must_use]
+    pub fn passage_count(&self) -> usize {
+        self.open.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    fn bit(&self, edge: usize) -> bool {
+        self.open[edge / 64] >> (edge % 64) & 1 == 1
+    }
+
+    fn inside(&self, x: u32, y: u32) -> bool {
+        x < self.width && y < self.height
+    }
+
+    /// True when cell `(x, y)` is open to the cell on its right (false outside the grid).
+    #[must_use]
+    pub fn open_right(&self, x: u32, y: u32) -> bool {
+        self.inside(x, y) && self.bit(2 * (y as usize * self.width as usize + x as usize))
+    }
+
+    /// True when cell `(x, y)` is open to the cell below it (false outside the grid).
+    #[must_use]
+    pub fn open_down(&self, x: u32, y: u32) -> bool {
+        self.inside(x, y) && self.bit(2 * (y as usize * self.width as usize + x as usize) + 1)
+    }
+
+    /// True when cell `(x, y)` is open to the cell on its left, as [`crate::Cell::connected_left`].
+    #[must_use]
+    pub fn connected_left(&self, x: u32, y: u32) -> bool {
+        x > 0 && self.inside(x, y) && self.open_right(x - 1, y)
+    }
+
+    /// True when cell `(x, y)` is open to the cell above, as [`crate::Cell::connected_up`].
+    #[must_use]
+    pub fn connected_up(&self, x: u32, y: u32) -> bool {
+        y > 0 && self.inside(x, y) && self.open_down(x, y - 1)
+    }
+
+    /// The passages as node pairs `[a, b]` (`a < b`, node `y * width + x`), in raster order of `a`,
+    /// the right passage before the downward one.
+    pub fn passages(&self) -> impl Iterator<Item = [u32; 2]> + '_ {
+        let width = self.width;
+        self.open.iter().enumerate().flat_map(move |(i, &word)| {
+            BitIter(word).map(move |bit| {
+                let edge = (i * 64 + bit as usize) as u32;
+                let (a, b) = ends(edge, width);
+                [a, b]
+            })
+        })
+    }
+
+    /// The tree's edges as indices into a grid-graph's edge list (`graph[i]` is `[a, a + 1]` or
+    /// `[a, a + width]`), in the list's order.
+    pub(crate) fn graph_edges(&self, graph: &[[u32; 2]]) -> Vec<u32> {
+        let mut tree = Vec::with_capacity((self.width as usize * self.height as usize).saturating_sub(1));
+        for (i, &[a, b]) in graph.iter().enumerate() {
+            // `b == a + width` first: in a one-cell-wide grid `a + 1` is the cell below.
+            let edge = 2 * a as usize + usize::from(b == a + self.width);
+            if self.bit(edge) {
+                tree.push(i as u32);
+            }
+        }
+        tree
+    }
+
+    /// The raw bits: bit `e % 64` of word `e / 64` is set when edge `e` is open, where edge
+    /// `2c` leads from cell `c` to the right and `2c + 1` downwards.
+    #[must_use]
+    pub fn words(&self) -> &[u64] {
+        &self.open
+    }
+}
+
+/// Set bits of a word, lowest first.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
+}
+
+/// The two cells of edge `edge`.
+#[inline]
+fn ends(edge: u32, width: u32) -> (u32, u32) {
+    let a = edge >> 1;
+    (a, if edge & 1 == 0 { a + 1 } else { a + width })
+}
+
+/// Bucket bits for `edge_count` edges: about [`BUCKET_TARGET`] edges per bucket, at least one bit.
+fn bucket_bits(edge_count: usize) -> u32 {
+    let mut bits = 1;
+    while bits < MAX_BUCKET_BITS && edge_count >> bits > BUCKET_TARGET {
+        bits += 1;
+    }
+    bits
+}
+
+/// The bucket of an edge of weight `weight` for each value of a [`TABLE_BITS`]-bit uniform draw
+/// `u`: the key `E / weight` with `E = −ln u` has the quantile `1 − u^(1 / weight)` under the
+/// unweighted key's distribution; weight 0 goes to the extra bucket `buckets`.
+fn bias_table(weight: f64, buckets: usize) -> Vec<u16> {
+    let size = 1usize << TABLE_BITS;
+    (0..size)
+        .map(|i| {
+            if weight <= 0.0 {
+                return buckets as u16;
+            }
+            let u = (i as f64 + 0.5) / size as f64;
+            let quantile = 1.0 - u.powf(1.0 / weight);
+            ((quantile * buckets as f64) as usize).min(buckets - 1) as u16
+        })
+        .collect()
+}
+
+/// Visits every edge of the grid in id order with its random bucket. Each cell takes one 64-bit
+/// draw, its right edge the low half and its downward edge the high half (the bucket is the top
+/// bits of a half), so replaying the stream gives the same buckets.
+#[inline(never)]
+fn for_each_edge(
+    rng: &mut Pcg64Mcg,
+    w: usize,
+    h: usize,
+    bucket_bits: u32,
+    tables: Option<&[Vec<u16>; 2]>,
+    mut visit: impl FnMut(u32, usize),
+) {
+    let mut c = 0u32;
+    for y in 0..h {
+        let down = y + 1 < h;
+        for x in 0..w {
+            let r = rng.next_u64();
+            let (right_key, down_key) = (r as u32, (r >> 32) as u32);
+            let (right_bucket, down_bucket) = match tables {
+                None => ((right_key >> (32 - bucket_bits)) as usize, (down_key >> (32 - bucket_bits)) as usize),
+                Some([horizontal, vertical]) => (
+                    usize::from(horizontal[(right_key >> (32 - TABLE_BITS)) as usize]),
+                    usize::from(vertical[(down_key >> (32 - TABLE_BITS)) as usize]),
+                ),
+            };
+            if x + 1 < w {
+                visit(2 * c, right_bucket);
+            }
+            if down {
+                visit(2 * c + 1, down_bucket);
+            }
+            c += 1;
+        }
+    }
+}
+
+/// Fisher-Yates with unbiased bounded draws (Lemire's multiply and reject), two per 64-bit draw.
+fn shuffle(rng: &mut Pcg64Mcg, items: &mut [u32]) {
+    let mut spare: Option<u32> = None;
+    let mut next = |rng: &mut Pcg64Mcg| match spare.take() {
+        Some(v) => v,
+        None => {
+            let r = rng.next_u64();
+            spare = Some((r >> 32) as u32);
+            r as u32
+        }
+    };
+    for i in (1..items.len()).rev() {
+        let range = i as u32 + 1;
+        let mut m = u64::from(next(rng)) * u64::from(range);
+        if (m as u32) < range {
+            let threshold = range.wrapping_neg() % range;
+            while (m as u32) < threshold {
+                m = u64::from(next(rng)) * u64::from(range);
+            }
+        }
+        items.swap(i, (m >> 32) as usize);
+    }
+}
+
+/// Points every cell straight at its root. Parents are larger than their children, so one pass
+/// from the last cell down finds every parent already pointing at its root.
+fn flatten(parent: &mut [u32]) {
+    for c in (0..parent.len()).rev() {
+        let p = parent[c] as usize;
+        parent[c] = parent[p];
+    }
+}
+
+/// Joins the sets of `x` and `y`; false when they were one set already. Rem's algorithm with
+/// splicing: parents always have larger ids than their children.
+#[inline]
+fn union(parent: &mut [u32], mut x: u32, mut y: u32) -> bool {
+    loop {
+        let (px, py) = (parent[x as usize], parent[y as usize]);
+        if px == py {
+            return false;
+        }
+        if px < py {
+            parent[x as usize] = py;
+            if px == x {
+                return true;
+            }
+            x = px;
+        } else {
+            parent[y as usize] = px;
+            if py == y {
+                return true;
+            }
+            y = py;
+        }
+    }
+}
+
+/// Asks the cache for `parent[i]` ahead of its use (no-op off x86-64).
+#[inline(always)]
+fn prefetch(parent: &[u32], i: u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        if let Some(p) = parent.get(i as usize) {
+            // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; a prefetch is only a
+            // hint to the cache (it never faults and changes no memory), and `p` is a valid
+            // reference anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(p).cast()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (parent, i);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_spanning_tree(tree: &GridTree) -> bool {
+        let n = (tree.width * tree.height) as usize;
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let mut edges = 0;
+        for [a, b] in tree.passages() {
+            edges += 1;
+            if !union(&mut parent, a, b) {
+                return false;
+            }
+        }
+        edges + 1 == n
+    }
+
+    #[test]
+    fn every_size_and_bias_gives_a_spanning_tree() {
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (9, 7), (64, 33), (300, 200)] {
+            for bias in [-1.0, -0.3, 0.0, 0.7, 1.0] {
+                let tree = GridTree::carve(w, h, bias, 3).unwrap();
+                assert!(is_spanning_tree(&tree), "{w}×{h} bias {bias}");
+                assert_eq!(tree, GridTree::carve(w, h, bias, 3).unwrap(), "deterministic");
+            }
+        }
+    }
+
+    #[test]
+    fn graph_edges_name_the_same_passages() {
+        for (w, h) in [(1, 6), (6, 1), (5, 4)] {
+            let (_, graph) = crate::grid::grid_graph(w, h);
+            let tree = GridTree::carve(w, h, 0.4, 9).unwrap();
+            let mut from_graph: Vec<[u32; 2]> = tree.graph_edges(&graph).iter().map(|&g| graph[g as usize]).collect();
+            let mut passages: Vec<[u32; 2]> = tree.passages().collect();
+            from_graph.sort_unstable();
+            passages.sort_unstable();
+            assert_eq!(from_graph, passages, "{w}×{h}");
+            assert_eq!(passages.len() as u32, w * h - 1);
+        }
+    }
+
+    #[test]
+    fn full_bias_keeps_every_row_whole() {
+        let tree = GridTree::carve(9, 7, 1.0, 1).unwrap();
+        // Horizontal edges come first, so all 7 × 8 of them are taken, then 6 verticals.
+        assert!((0..7).all(|y| (0..8).all(|x| tree.open_right(x, y))));
+        let tree = GridTree::carve(9, 7, -1.0, 1).unwrap();
+        assert!((0..6).all(|y| (0..9).all(|x| tree.open_down(x, y))));
+    }
+
+    #[test]
+    fn walls_read_the_same_from_both_sides() {
+        let tree = GridTree::carve(20, 10, 0.2, 5).unwrap();
+        for y in 0..10 {
+            for x in 0..19 {
+                assert_eq!(tree.open_right(x, y), tree.connected_left(x + 1, y));
+            }
+            assert!(!tree.open_right(19, y) && !tree.connected_left(0, y));
+        }
+        for x in 0..20 {
+            for y in 0..9 {
+                assert_eq!(tree.open_down(x, y), tree.connected_up(x, y + 1));
+            }
+            assert!(!tree.open_down(x, 9) && !tree.connected_up(x, 0));
+        }
+    }
+
+    #[test]
+    fn unbiased_order_is_a_uniform_shuffle() {
+        // Every edge of a 2 × 2 grid closes the 4-cycle equally often: 4 edges, 3 kept.
+        let mut dropped = [0u32; 4];
+        for seed in 0..4000 {
+            let tree = GridTree::carve(2, 2, 0.0, seed).unwrap();
+            let kept: Vec<[u32; 2]> = tree.passages().collect();
+            let all = [[0, 1], [0, 2], [1, 3], [2, 3]];
+            let i = all.iter().position(|e| !kept.contains(e)).unwrap();
+            dropped[i] += 1;
+        }
+        assert!(dropped.iter().all(|&d| (900..1100).contains(&d)), "{dropped:?}");
+    }
+
+    #[test]
+    fn bias_matches_the_general_kruskal() {
+        // Same distribution as the general path's weighted merge: compare the share of
+        // horizontal passages over 40 trees of 40 × 40 for each bias.
+        let (_, graph) = crate::grid::grid_graph(40, 40);
+        let horizontal: Vec<bool> = graph.iter().map(|&[a, b]| b == a + 1).collect();
+        for bias in [-0.8f32, -0.3, 0.3, 0.6, 0.9] {
+            let (mut general, mut carved) = (0usize, 0usize);
+            for seed in 0..40 {
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                let tree = crate::logic::spanning::random_tree(
+                    &mut rng,
+                    1600,
+                    &graph,
+                    &horizontal,
+                    bias,
+                    crate::TreeAlgorithm::Kruskal,
+                );
+                general += tree.iter().filter(|&&e| horizontal[e as usize]).count();
+                carved += GridTree::carve(40, 40, bias, 1000 + seed)
+                    .unwrap()
+                    .passages()
+                    .filter(|[a, b]| b == &(a + 1))
+                    .count();
+            }
+            let (general, carved) = (general as f64 / (40.0 * 1599.0), carved as f64 / (40.0 * 1599.0));
+            assert!((general - carved).abs() < 0.01, "bias {bias}: general {general:.4} carved {carved:.4}");
+        }
+    }
+
+    #[test]
+    fn bad_sizes_and_biases_are_errors() {
+        assert!(GridTree::carve(0, 5, 0.0, 1).is_err());
+        assert!(GridTree::carve(1 << 14, 1 << 13, 0.0, 1).is_err());
+        assert!(GridTree::carve(5, 5, 1.5, 1).is_err());
+        assert!(GridTree::carve(5, 5, f32::NAN, 1).is_err());
+    }
+}
