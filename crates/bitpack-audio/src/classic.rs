@@ -81,6 +81,7 @@ pub const MAX_SAMPLES: usize = i32::MAX as usize;
 ///
 /// Gray coding works on whole planes: bit `p` of `u ^ (u >> 1)` is `u_p ^ u_(p+1)`, and `u = x +
 /// 32768` flips plane 15.
+#[inline(never)]
 fn to_planes(samples: &[i16], options: Options, planes: &mut Vec<u64>) -> usize {
     let nw = samples.len().div_ceil(64);
     planes.clear();
@@ -120,6 +121,7 @@ fn to_planes(samples: &[i16], options: Options, planes: &mut Vec<u64>) -> usize 
 }
 
 /// Samples from bit planes stored `stride` words apart (inverse of [`to_planes`]).
+#[inline(never)]
 fn from_planes(planes: &[u64], stride: usize, options: Options, out: &mut [i16]) {
     let mut prev = 0i16;
     for (k, block) in out.chunks_mut(64).enumerate() {
@@ -216,6 +218,7 @@ fn plane_code(words: &[u64], n: usize, exact: bool) -> PlaneCode {
 /// from length 4, so the cost is at least the runs plus twice the runs of length 2 or more plus
 /// twice those of length 4 or more. Noise planes (about as many runs as bits / 2) come out above
 /// `n` here without a look at each run.
+#[inline(never)]
 fn rle_lower_bound(words: &[u64], n: usize) -> u64 {
     let nw = words.len();
     // Run starts: bit i set when sample i starts a run. Past the last sample every bit counts as
@@ -300,7 +303,7 @@ pub fn pack_into(samples: &[i16], options: Options, w: &mut BitWriter) -> Result
 
 /// Writes the gamma codes of the runs of plane `words` (`n >= 1` bits), the first bit's run
 /// first. Runs end at the set bits of the transition mask `w ^ (w << 1)`, found by trailing zeros.
-#[inline]
+#[inline(never)]
 fn write_runs(words: &[u64], n: usize, w: &mut BitWriter) {
     // At most 2n + 1 bits: every run of length r takes at most 2r - 1 bits, plus the 2 + 1 above.
     let mut s = w.sink(2 * n as u64 + 64);
@@ -460,7 +463,7 @@ static RUN_TABLE: [u64; 1 << RUN_BITS] = {
 /// Whole codes come from [`RUN_TABLE`], several per lookup, as long as their runs end before the
 /// last sample and they lie inside the stream; the rest (long codes, the plane's end, errors) are
 /// read one at a time.
-#[inline]
+#[inline(never)]
 fn read_runs(r: &mut BitReader<'_>, n: usize, plane: u8, marks: &mut [u64]) -> Result<(), Error> {
     let data = r.data;
     let mut pos = r.pos;

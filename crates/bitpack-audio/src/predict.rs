@@ -17,7 +17,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::Error;
-use crate::bits::{BitReader, BitWriter, low_mask};
+use crate::bits::{BitReader, BitWriter, low_mask, peek_at};
 use crate::classic::{self, Options};
 
 /// How hard the encoder searches.
@@ -40,12 +40,15 @@ fn unzigzag(u: u64) -> i64 {
     ((u >> 1) as i64) ^ -((u & 1) as i64)
 }
 
-fn residuals(x: &[i32], order: usize, out: &mut Vec<i64>) {
+/// Zigzag-mapped residuals of the fixed predictor of `order` (0..=4) into `out`.
+fn residuals(x: &[i32], order: usize, out: &mut Vec<u64>) {
     out.clear();
-    for i in order..x.len() {
-        let s = i64::from(x[i]);
-        let p = predict(order, |k| i64::from(x[i - k]));
-        out.push(s - p);
+    let at = |i: usize| i64::from(x[i]);
+    match order {
+        0 => out.extend(x.iter().map(|&s| zigzag(i64::from(s)))),
+        1 => out.extend(x.windows(2).map(|w| zigzag(i64::from(w[1]) - i64::from(w[0])))),
+        2 => out.extend(x.windows(3).map(|w| zigzag(i64::from(w[2]) - 2 * i64::from(w[1]) + i64::from(w[0])))),
+        _ => out.extend((order..x.len()).map(|i| zigzag(at(i) - predict(order, |k| at(i - k))))),
     }
 }
 
@@ -201,9 +204,16 @@ fn write_rice(w: &mut BitWriter, u: &[u64], po: u32) {
                 w.put(v, width);
             }
         } else {
+            w.reserve(2 * 64 * part.len() as u64);
             for &v in part {
-                w.put_unary(v >> k);
-                w.put(v & low_mask(k), k);
+                let q = v >> k;
+                if q + 1 + u64::from(k) <= 56 {
+                    // q zeros, a one, then the k low bits: one write.
+                    w.put_small((1 << q) | ((v & low_mask(k)) << (q + 1)), q as u32 + 1 + k);
+                } else {
+                    w.put_unary(q);
+                    w.put(v & low_mask(k), k);
+                }
             }
         }
     }
@@ -239,15 +249,22 @@ pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Resu
             Effort::Fast => (&[0, 1, 2], &[2]),
             _ => (&[0, 1, 2, 3, 4], &[0, 1, 2, 3, 4, 5, 6]),
         };
-        let mut res = Vec::new();
+        // Residuals of the candidate in hand; the best so far keeps its own buffer (swapped, not
+        // copied).
+        let mut u = Vec::with_capacity(n);
+        let mut spare = Vec::with_capacity(n);
         for &o in orders {
-            residuals(&wide, o, &mut res);
-            let u: Vec<u64> = res.iter().map(|&r| zigzag(r)).collect();
+            residuals(&wide, o, &mut u);
+            let mut improved = None;
             for &po in pos {
                 let c = 3 + 16 * o as u64 + 4 + rice_cost(&u, po);
-                if best.as_ref().is_none_or(|b| c < b.0) {
-                    best = Some((c, Predictor::Fixed(o), po, u.clone()));
+                if best.as_ref().is_none_or(|b| c < b.0) && improved.is_none_or(|(b, _)| c < b) {
+                    improved = Some((c, po));
                 }
+            }
+            if let Some((c, po)) = improved {
+                let old = best.replace((c, Predictor::Fixed(o), po, core::mem::take(&mut u)));
+                u = old.map_or_else(|| core::mem::take(&mut spare), |b| b.3);
             }
         }
         if effort == Effort::Max {
@@ -317,8 +334,17 @@ fn residual_loop(
             let u = if k == 31 {
                 r.take(width)?
             } else {
-                let q = r.unary(1 << 24)?;
-                (q << k) | r.take(k)?
+                // Quotient and low bits from one 64-bit look when they fit in it and the stream.
+                let w = peek_at(r.data, r.pos);
+                let q = w.trailing_zeros();
+                let n = u64::from(q + 1 + k);
+                if n <= 64 && r.pos + n <= r.len {
+                    r.pos += n;
+                    (u64::from(q) << k) | (((w >> q) >> 1) & low_mask(k))
+                } else {
+                    let q = r.unary(1 << 24)?;
+                    (q << k) | r.take(k)?
+                }
             };
             let s = pred(x, i) + unzigzag(u);
             if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
