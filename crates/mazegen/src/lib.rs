@@ -66,6 +66,7 @@ mod export;
 mod grid;
 mod logic;
 mod maze;
+mod sets;
 mod solve;
 mod steps;
 

@@ -66,6 +66,10 @@ enum Phase {
     Done,
 }
 
+/// A spanning tree drawn by the tree step: balance, the rooted tree, its graph edges and the
+/// doors the balance check chose.
+type Candidate = (f64, spanning::Rooted, Vec<u32>, Vec<(u32, u32)>);
+
 /// The step-by-step maze generator.
 ///
 /// ```
@@ -94,6 +98,8 @@ pub struct Generator {
     /// `in_tree[g]`: graph edge `g` is a tree edge (cycle candidates are the others).
     in_tree: Vec<bool>,
     scratch: Vec<u32>,
+    /// The doors the tree step's balance check chose, `(node, subtree size)` in closing order.
+    door_plan: Vec<(u32, u32)>,
     doors_placed: u16,
     cycle_candidates: Vec<u32>,
     cycles_added: u32,
@@ -165,6 +171,7 @@ impl Generator {
             tree_edge_of: Vec::new(),
             in_tree: Vec::new(),
             scratch: Vec::new(),
+            door_plan: Vec::new(),
             doors_placed: 0,
             cycle_candidates: Vec::new(),
             cycles_added: 0,
@@ -215,7 +222,7 @@ impl Generator {
                 .collect()
         };
         let k = m.zone_count;
-        let mut best: Option<(f64, spanning::Rooted, Vec<u32>)> = None;
+        let mut best: Option<Candidate> = None;
         for attempt in 0..self.config.balance_tries {
             let bias = self.config.horizontal_bias;
             let tree = match grid_carver {
@@ -227,15 +234,17 @@ impl Generator {
                 tree.iter().map(|&e| (m.graph[e as usize][0], m.graph[e as usize][1])).collect();
             let rooted = spanning::orient(n, &pairs, m.root);
             let last = attempt + 1 == self.config.balance_tries || k <= 1;
-            let balance = if k <= 1 { 0.0 } else { zones::simulate_balance(&rooted, k, &mut self.scratch) };
-            if best.as_ref().is_none_or(|(b, _, _)| balance < *b) {
-                best = Some((balance, rooted, tree));
+            let (balance, doors) =
+                if k <= 1 { (0.0, Vec::new()) } else { zones::simulate_balance(&rooted, k, &mut self.scratch) };
+            if best.as_ref().is_none_or(|(b, ..)| balance < *b) {
+                best = Some((balance, rooted, tree, doors));
             }
             if last || balance <= f64::from(self.config.balance_goal) {
                 break;
             }
         }
-        let Some((_, rooted, tree)) = best else { unreachable!("balance_tries >= 1 is validated") };
+        let Some((_, rooted, tree, doors)) = best else { unreachable!("balance_tries >= 1 is validated") };
+        self.door_plan = doors;
         self.in_tree = vec![false; m.graph.len()];
         for &g in &tree {
             self.in_tree[g as usize] = true;
@@ -246,14 +255,8 @@ impl Generator {
             self.tree_edge_of[v as usize] = m.edges.len() as u32;
             m.edges.push(Edge { a: rooted.parent[v as usize], b: v, door: None, kind: EdgeKind::Tree });
         }
-        // Only keys need the leaves; a maze without doors skips the sort.
-        let mut leaves: Vec<u32> = if k > 1 {
-            rooted.order[1..].iter().copied().filter(|&v| rooted.children[v as usize] == 0).collect()
-        } else {
-            Vec::new()
-        };
-        leaves.sort_unstable_by_key(|&v| (std::cmp::Reverse(rooted.depth[v as usize]), v));
-        self.leaves_by_depth = leaves;
+        // Only keys need the leaves; a maze without doors skips them.
+        self.leaves_by_depth = if k > 1 { zones::leaves_by_depth(&rooted) } else { Vec::new() };
         m.parent = rooted.parent;
         self.order = rooted.order;
         self.depth = rooted.depth;
@@ -265,7 +268,11 @@ impl Generator {
         let zones_left = m.zone_count - self.doors_placed;
         let free = m.zone.iter().filter(|&&z| z == 0).count();
         let target = free as f64 / f64::from(zones_left);
-        let (child, size) = zones::choose_door(&self.order, &m.parent, &m.zone, target, &mut self.scratch)?;
+        // The balance check already chose these doors the same way; recompute only if it stopped.
+        let (child, size) = match self.door_plan.get(usize::from(self.doors_placed)) {
+            Some(&door) => door,
+            None => zones::choose_door(&self.order, &m.parent, &m.zone, target, &mut self.scratch)?,
+        };
         // Doors are closed in reverse: the first door closed is the last one a player opens.
         let colour = (m.zone_count - 2 - self.doors_placed) as u8;
         let zone = u16::from(colour) + 1;

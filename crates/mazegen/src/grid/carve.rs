@@ -11,8 +11,7 @@
 //!   bucket, and each bucket, about [`BUCKET_TARGET`] edges, is shuffled in the L1 cache just
 //!   before it is used. Sorting by an i.i.d. random key and breaking ties uniformly is a uniform
 //!   shuffle, so with the bias off the order is exactly uniform.
-//! - **A compact union-find**: `u32` parents, Rem's algorithm with splicing (a parent always has a
-//!   larger id than its child, so a root is its set's largest cell). The parents of the edge a few
+//! - **A compact union-find**: `u32` parents, Rem's algorithm with splicing (see `sets.rs`). The parents of the edge a few
 //!   steps ahead are prefetched, which hides most of the cache misses of a random order, and once
 //!   the order passes the percolation threshold (half the edges) the sets are flattened a few
 //!   times, so the many edges rejected inside the giant set cost one lookup per side.
@@ -29,6 +28,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::config::MAX_NODES;
 use crate::error::MazeError;
+use crate::sets::DisjointSets;
 
 /// Edges per bucket aimed at: 4 KiB of ids, shuffled inside the L1 cache.
 const BUCKET_TARGET: usize = 1024;
@@ -132,13 +132,13 @@ impl GridTree {
         });
         *rng = stream;
 
-        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let mut sets = DisjointSets::new(n);
         let mut joined = 0usize;
         let mut begin = 0usize;
         let mut flattens = FLATTEN_AT.iter().map(|f| (f * edge_count as f64) as usize).peekable();
         for b in 0..=buckets {
             if flattens.next_if(|&at| begin >= at).is_some() {
-                flatten(&mut parent);
+                sets.flatten();
             }
             let end = starts[b + 1] as usize;
             let bucket = &mut order[begin..end];
@@ -148,12 +148,12 @@ impl GridTree {
                 // A random order misses the cache on nearly every first lookup: ask early.
                 if let Some(&ahead) = bucket.get(k + PREFETCH_AHEAD) {
                     let (a, b) = ends(ahead, width);
-                    prefetch(&parent, a);
-                    prefetch(&parent, b);
+                    prefetch(sets.parents(), a);
+                    prefetch(sets.parents(), b);
                 }
                 let edge = bucket[k];
                 let (a, b) = ends(edge, width);
-                if union(&mut parent, a, b) {
+                if sets.union(a, b) {
                     open[edge as usize / 64] |= 1 << (edge % 64);
                     joined += 1;
                     if joined + 1 == n {
@@ -360,40 +360,6 @@ fn shuffle(rng: &mut Pcg64Mcg, items: &mut [u32]) {
     }
 }
 
-/// Points every cell straight at its root. Parents are larger than their children, so one pass
-/// from the last cell down finds every parent already pointing at its root.
-fn flatten(parent: &mut [u32]) {
-    for c in (0..parent.len()).rev() {
-        let p = parent[c] as usize;
-        parent[c] = parent[p];
-    }
-}
-
-/// Joins the sets of `x` and `y`; false when they were one set already. Rem's algorithm with
-/// splicing: parents always have larger ids than their children.
-#[inline]
-fn union(parent: &mut [u32], mut x: u32, mut y: u32) -> bool {
-    loop {
-        let (px, py) = (parent[x as usize], parent[y as usize]);
-        if px == py {
-            return false;
-        }
-        if px < py {
-            parent[x as usize] = py;
-            if px == x {
-                return true;
-            }
-            x = px;
-        } else {
-            parent[y as usize] = px;
-            if py == y {
-                return true;
-            }
-            y = py;
-        }
-    }
-}
-
 /// Asks the cache for `parent[i]` ahead of its use (no-op off x86-64).
 #[inline(always)]
 fn prefetch(parent: &[u32], i: u32) {
@@ -417,11 +383,11 @@ mod tests {
 
     fn is_spanning_tree(tree: &GridTree) -> bool {
         let n = (tree.width * tree.height) as usize;
-        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let mut sets = DisjointSets::new(n);
         let mut edges = 0;
         for [a, b] in tree.passages() {
             edges += 1;
-            if !union(&mut parent, a, b) {
+            if !sets.union(a, b) {
                 return false;
             }
         }

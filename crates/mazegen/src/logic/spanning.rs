@@ -1,11 +1,11 @@
 //! Random spanning trees (biased Kruskal, weighted Wilson) and their orientation from a root.
 
-use petgraph::unionfind::UnionFind;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::TreeAlgorithm;
 use crate::maze::NO_NODE;
+use crate::sets::DisjointSets;
 
 /// Compressed adjacency: `neighbours[start[v]..start[v + 1]]` are `(node, edge index)`.
 #[derive(Debug)]
@@ -70,7 +70,7 @@ fn kruskal(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool]
         // Equal weights: the merge below would be a uniform shuffle; do one directly.
         let mut order: Vec<u32> = (0..graph.len() as u32).collect();
         shuffle(rng, &mut order);
-        let mut sets = UnionFind::<u32>::new(n);
+        let mut sets = DisjointSets::new(n);
         let mut tree = Vec::with_capacity(n.saturating_sub(1));
         for e in order {
             let [a, b] = graph[e as usize];
@@ -87,7 +87,7 @@ fn kruskal(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool]
     shuffle(rng, &mut hs);
     shuffle(rng, &mut vs);
     let (wh, wv) = (f64::from(1.0 + bias), f64::from(1.0 - bias));
-    let mut sets = UnionFind::<u32>::new(n);
+    let mut sets = DisjointSets::new(n);
     let mut tree = Vec::with_capacity(n.saturating_sub(1));
     let (mut ih, mut iv) = (0usize, 0usize);
     while tree.len() + 1 < n && (ih < hs.len() || iv < vs.len()) {
@@ -212,7 +212,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn is_spanning_tree(n: usize, graph: &[[u32; 2]], tree: &[u32]) -> bool {
-        let mut sets = UnionFind::<u32>::new(n);
+        let mut sets = DisjointSets::new(n);
         tree.len() + 1 == n && tree.iter().all(|&e| sets.union(graph[e as usize][0], graph[e as usize][1]))
     }
 

@@ -78,23 +78,48 @@ pub(crate) fn choose_key_node(
     best.unwrap_or(order[0])
 }
 
+/// The tree's leaves (other than the root), deepest first, ties by smaller id: a counting sort
+/// by depth over the leaves in id order.
+pub(crate) fn leaves_by_depth(tree: &Rooted) -> Vec<u32> {
+    let root = tree.order[0];
+    let is_leaf = |v: usize| tree.children[v] == 0 && v as u32 != root;
+    let max_depth = tree.depth.iter().copied().max().unwrap_or(0) as usize;
+    // `start[max_depth - d]`: where the leaves of depth `d` begin.
+    let mut start = vec![0u32; max_depth + 2];
+    for v in (0..tree.depth.len()).filter(|&v| is_leaf(v)) {
+        start[max_depth - tree.depth[v] as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut leaves = vec![0u32; start[max_depth + 1] as usize];
+    for v in (0..tree.depth.len()).filter(|&v| is_leaf(v)) {
+        let slot = &mut start[max_depth - tree.depth[v] as usize];
+        leaves[*slot as usize] = v as u32;
+        *slot += 1;
+    }
+    leaves
+}
+
 /// Places the `k - 1` doors on a scratch copy (exactly as the door steps will) and returns the
-/// zone balance, max over zones of `|size - N/K| / (N/K)`.
-pub(crate) fn simulate_balance(tree: &Rooted, k: u16, scratch: &mut Vec<u32>) -> f64 {
+/// zone balance, max over zones of `|size - N/K| / (N/K)`, and the doors chosen, `(node,
+/// subtree size)` in the order they close (the door steps replay them).
+pub(crate) fn simulate_balance(tree: &Rooted, k: u16, scratch: &mut Vec<u32>) -> (f64, Vec<(u32, u32)>) {
     let n = tree.parent.len();
     let mut zone = vec![0u16; n];
-    let mut sizes = Vec::with_capacity(usize::from(k));
+    let mut doors = Vec::with_capacity(usize::from(k));
     let mut free = n as u32;
     for placed in 0..k - 1 {
         let target = f64::from(free) / f64::from(k - placed);
         let Some((child, size)) = choose_door(&tree.order, &tree.parent, &zone, target, scratch) else { break };
         mark_zone(&tree.order, &tree.parent, &mut zone, child, placed + 1);
-        sizes.push(size);
+        doors.push((child, size));
         free -= size;
     }
-    sizes.push(free);
     let ideal = n as f64 / f64::from(k);
-    sizes.iter().map(|&s| (f64::from(s) - ideal).abs() / ideal).fold(0.0, f64::max)
+    let balance =
+        doors.iter().map(|&(_, s)| s).chain([free]).map(|s| (f64::from(s) - ideal).abs() / ideal).fold(0.0, f64::max);
+    (balance, doors)
 }
 
 #[cfg(test)]
@@ -136,10 +161,21 @@ mod tests {
     }
 
     #[test]
+    fn leaves_come_deepest_first_then_by_id() {
+        // Leaves: 5 (depth 5), 6 (depth 2); add a second branch 0-7-8 (8 at depth 2).
+        let t = orient(9, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (1, 6), (0, 7), (7, 8)], 0);
+        assert_eq!(leaves_by_depth(&t), vec![5, 6, 8]);
+        let single = orient(1, &[], 0);
+        assert!(leaves_by_depth(&single).is_empty());
+    }
+
+    #[test]
     fn simulated_balance_of_a_perfect_split_is_zero() {
         // A chain of 6 from the root split in 3: subtrees of 2 exist at every step.
         let t = orient(6, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)], 0);
         let mut scratch = Vec::new();
-        assert!(simulate_balance(&t, 3, &mut scratch).abs() < 1e-12);
+        let (balance, doors) = simulate_balance(&t, 3, &mut scratch);
+        assert!(balance.abs() < 1e-12);
+        assert_eq!(doors, vec![(4, 2), (2, 2)]);
     }
 }
