@@ -135,13 +135,8 @@ impl BitWriter {
     #[inline]
     pub fn put_gamma(&mut self, v: u32) {
         debug_assert!(v != 0);
-        if (v as usize) < GAMMA_CODES.len() {
-            let e = GAMMA_CODES[v as usize];
-            self.put_small(u64::from(e & 0xFFFF), e >> 16);
-        } else {
-            let (code, n) = gamma_code(v);
-            self.put(code, n);
-        }
+        let (code, n) = gamma_code(v);
+        self.put(code, n);
     }
 
     /// Writes `q` zeros then a one (unary code of `q`).
@@ -184,20 +179,14 @@ impl Sink<'_> {
         self.fill &= 7;
     }
 
-    /// Writes an Elias-gamma code (see [`BitWriter::put_gamma`]).
+    /// Writes the low `n <= 64` bits of `v`; the bits of `v` from `n` up must be zero.
     #[inline(always)]
-    pub(crate) fn put_gamma(&mut self, v: u32) {
-        if (v as usize) < GAMMA_CODES.len() {
-            let e = GAMMA_CODES[v as usize];
-            self.put(u64::from(e & 0xFFFF), e >> 16);
+    pub(crate) fn put_long(&mut self, v: u64, n: u32) {
+        if n > 56 {
+            self.put(v & 0xFFFF_FFFF, 32);
+            self.put(v >> 32, n - 32);
         } else {
-            let (code, n) = gamma_code(v);
-            if n > 56 {
-                self.put(code & 0xFFFF_FFFF, 32);
-                self.put(code >> 32, n - 32);
-            } else {
-                self.put(code, n);
-            }
+            self.put(v, n);
         }
     }
 
@@ -211,8 +200,19 @@ impl Sink<'_> {
 /// The Elias-gamma code of `v >= 1` in stream order and its length in bits: the code read highest
 /// bit first is `v` itself in `2 floor(log2 v) + 1` bits, so the stream (lowest bit first) holds
 /// those bits reversed.
+#[inline(always)]
+pub(crate) fn gamma_code(v: u32) -> (u64, u32) {
+    if (v as usize) < GAMMA_CODES.len() {
+        let e = GAMMA_CODES[v as usize];
+        (u64::from(e & 0xFFFF), e >> 16)
+    } else {
+        gamma_code_wide(v)
+    }
+}
+
+/// [`gamma_code`] without the table.
 #[inline]
-pub(crate) const fn gamma_code(v: u32) -> (u64, u32) {
+const fn gamma_code_wide(v: u32) -> (u64, u32) {
     let n = 2 * (31 - v.leading_zeros()) + 1;
     ((v as u64).reverse_bits() >> (64 - n), n)
 }
@@ -223,7 +223,7 @@ const GAMMA_CODES: [u32; 256] = {
     let mut t = [0u32; 256];
     let mut v = 1;
     while v < 256 {
-        let (code, n) = gamma_code(v as u32);
+        let (code, n) = gamma_code_wide(v as u32);
         t[v] = code as u32 | (n << 16);
         v += 1;
     }

@@ -22,7 +22,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::Error;
-use crate::bits::{BitReader, BitWriter, gamma_len, load_u64, low_mask};
+use crate::bits::{BitReader, BitWriter, gamma_code, gamma_len, load_u64, low_mask};
 use crate::planes;
 
 /// Which steps run before the bit planes: delta (`1`) and Gray (`2`), as klystron's flags.
@@ -317,14 +317,30 @@ fn write_runs(words: &[u64], n: usize, w: &mut BitWriter) {
         if k == last {
             t &= tail;
         }
+        // Two runs per write: one store and one shift of the accumulator for both.
         while t != 0 {
             let pos = k * 64 + t.trailing_zeros() as usize;
-            s.put_gamma((pos - start) as u32);
-            start = pos;
             t &= t - 1;
+            let (c1, n1) = gamma_code((pos - start) as u32);
+            start = pos;
+            if t == 0 {
+                s.put_long(c1, n1);
+                break;
+            }
+            let pos = k * 64 + t.trailing_zeros() as usize;
+            t &= t - 1;
+            let (c2, n2) = gamma_code((pos - start) as u32);
+            start = pos;
+            if n1 + n2 <= 56 {
+                s.put(c1 | c2 << n1, n1 + n2);
+            } else {
+                s.put_long(c1, n1);
+                s.put_long(c2, n2);
+            }
         }
     }
-    s.put_gamma((n - start) as u32);
+    let (c, n) = gamma_code((n - start) as u32);
+    s.put_long(c, n);
     let state = s.state();
     w.resume(state);
 }
