@@ -101,6 +101,12 @@ impl GridTree {
 
     /// The carver proper, for sizes and a bias already checked.
     pub(crate) fn carve_with(rng: &mut Pcg64Mcg, width: u32, height: u32, bias: f32) -> Self {
+        Self::carve_sized(rng, width, height, bias, CAPACITY_SIGMAS)
+    }
+
+    /// [`GridTree::carve_with`] with bucket room for `capacity_sigmas` standard deviations (tests
+    /// force the overflow path with a negative value).
+    fn carve_sized(rng: &mut Pcg64Mcg, width: u32, height: u32, bias: f32, capacity_sigmas: f64) -> Self {
         let (w, h) = (width as usize, height as usize);
         let n = w * h;
         let mut open = vec![0u64; (2 * n).div_ceil(64)];
@@ -115,34 +121,36 @@ impl GridTree {
         let buckets = 1usize << bucket_bits;
         let tables = (bias != 0.0)
             .then(|| [bias_table(f64::from(1.0 + bias), buckets), bias_table(f64::from(1.0 - bias), buckets)]);
-        // Bucket `buckets` (one past the last) holds the edges of weight 0 (bias ±1).
-        let mut starts = vec![0u32; buckets + 3];
+        // Bucket `buckets` (one past the last) holds the edges of weight 0 (bias ±1). Buckets get
+        // room for their expected size plus `CAPACITY_SIGMAS` standard deviations, so one pass
+        // places every edge; should a bucket overflow, an exact count and a replay of the same
+        // random stream place them again, in the same order.
         let replay = rng.clone();
-        for_each_edge(rng, w, h, bucket_bits, tables.as_ref(), |_, bucket| starts[bucket + 2] += 1);
-        for b in 2..starts.len() {
-            starts[b] += starts[b - 1];
-        }
-        // `starts[b + 1]` is now where bucket `b` begins; the scatter moves it to bucket `b`'s end.
-        let mut order = vec![0u32; edge_count];
-        let mut stream = replay;
-        for_each_edge(&mut stream, w, h, bucket_bits, tables.as_ref(), |edge, bucket| {
-            let slot = &mut starts[bucket + 1];
-            order[*slot as usize] = edge;
-            *slot += 1;
-        });
-        *rng = stream;
+        let capacity: Vec<u32> = expected_sizes(w, h, buckets, tables.as_ref())
+            .iter()
+            .map(|&e| (e + capacity_sigmas * e.sqrt() + 8.0).max(0.0).ceil() as u32)
+            .collect();
+        let (mut order, slots) = match scatter(rng, w, h, bucket_bits, tables.as_ref(), &capacity) {
+            Some(placed) => placed,
+            None => {
+                let mut counts = vec![0u32; buckets + 1];
+                *rng = replay.clone();
+                for_each_edge(rng, w, h, bucket_bits, tables.as_ref(), |_, bucket| counts[bucket] += 1);
+                *rng = replay;
+                scatter(rng, w, h, bucket_bits, tables.as_ref(), &counts).expect("exact counts leave room")
+            }
+        };
 
         let mut sets = DisjointSets::new(n);
         let mut joined = 0usize;
-        let mut begin = 0usize;
+        let mut seen = 0usize;
         let mut flattens = FLATTEN_AT.iter().map(|f| (f * edge_count as f64) as usize).peekable();
-        for b in 0..=buckets {
-            if flattens.next_if(|&at| begin >= at).is_some() {
+        for &[begin, end] in &slots {
+            if flattens.next_if(|&at| seen >= at).is_some() {
                 sets.flatten();
             }
-            let end = starts[b + 1] as usize;
-            let bucket = &mut order[begin..end];
-            begin = end;
+            let bucket = &mut order[begin as usize..end as usize];
+            seen += bucket.len();
             shuffle(rng, bucket);
             for k in 0..bucket.len() {
                 // A random order misses the cache on nearly every first lookup: ask early.
@@ -271,7 +279,8 @@ impl Iterator for BitIter {
 #[inline]
 fn ends(edge: u32, width: u32) -> (u32, u32) {
     let a = edge >> 1;
-    (a, if edge & 1 == 0 { a + 1 } else { a + width })
+    // Branch-free: `a + 1` for a right edge, `a + width` for a downward one.
+    (a, a + 1 + (edge & 1) * (width - 1))
 }
 
 /// Bucket bits for `edge_count` edges: about [`BUCKET_TARGET`] edges per bucket, at least one bit.
@@ -281,6 +290,66 @@ fn bucket_bits(edge_count: usize) -> u32 {
         bits += 1;
     }
     bits
+}
+
+/// Room per bucket beyond its expected size, in standard deviations (binomial counts: an
+/// overflow, handled by a second pass, has odds of about 1 in 10^9 per bucket).
+const CAPACITY_SIGMAS: f64 = 6.0;
+
+/// Expected edges per bucket (`buckets + 1` of them, the last for weight 0).
+fn expected_sizes(w: usize, h: usize, buckets: usize, tables: Option<&[Vec<u16>; 2]>) -> Vec<f64> {
+    let (horizontal, vertical) = (((w - 1) * h) as f64, (w * (h - 1)) as f64);
+    let mut expected = vec![0.0; buckets + 1];
+    match tables {
+        None => expected[..buckets].fill((horizontal + vertical) / buckets as f64),
+        Some([h_table, v_table]) => {
+            let cell = 1.0 / h_table.len() as f64;
+            for (&hb, &vb) in h_table.iter().zip(v_table) {
+                expected[usize::from(hb)] += horizontal * cell;
+                expected[usize::from(vb)] += vertical * cell;
+            }
+        }
+    }
+    expected
+}
+
+/// Places the edges in their buckets, bucket `b` in `order[slots[b][0]..slots[b][1]]` in edge id
+/// order, given room for `capacity[b]` edges; `None` if a bucket overflows.
+fn scatter(
+    rng: &mut Pcg64Mcg,
+    w: usize,
+    h: usize,
+    bucket_bits: u32,
+    tables: Option<&[Vec<u16>; 2]>,
+    capacity: &[u32],
+) -> Option<(Vec<u32>, Vec<[u32; 2]>)> {
+    // `slots[b]`: [next free place, end of room].
+    let mut slots = Vec::with_capacity(capacity.len());
+    let mut total = 0u32;
+    for &room in capacity {
+        slots.push([total, total + room]);
+        total += room;
+    }
+    let mut order = vec![0u32; total as usize];
+    let mut overflow = false;
+    for_each_edge(rng, w, h, bucket_bits, tables, |edge, bucket| {
+        let [next, end] = &mut slots[bucket];
+        if *next < *end {
+            order[*next as usize] = edge;
+            *next += 1;
+        } else {
+            overflow = true;
+        }
+    });
+    if overflow {
+        return None;
+    }
+    let mut begin = 0;
+    for (slot, &room) in slots.iter_mut().zip(capacity) {
+        *slot = [begin, slot[0]];
+        begin += room;
+    }
+    Some((order, slots))
 }
 
 /// The bucket of an edge of weight `weight` for each value of a [`TABLE_BITS`]-bit uniform draw
@@ -338,26 +407,29 @@ fn for_each_edge(
 
 /// Fisher-Yates with unbiased bounded draws (Lemire's multiply and reject), two per 64-bit draw.
 fn shuffle(rng: &mut Pcg64Mcg, items: &mut [u32]) {
-    let mut spare: Option<u32> = None;
-    let mut next = |rng: &mut Pcg64Mcg| match spare.take() {
-        Some(v) => v,
-        None => {
-            let r = rng.next_u64();
-            spare = Some((r >> 32) as u32);
-            r as u32
+    let mut i = items.len();
+    while i > 1 {
+        let r = rng.next_u64();
+        i -= 1;
+        items.swap(i, below(r as u32, i as u32 + 1, rng));
+        if i > 1 {
+            i -= 1;
+            items.swap(i, below((r >> 32) as u32, i as u32 + 1, rng));
         }
-    };
-    for i in (1..items.len()).rev() {
-        let range = i as u32 + 1;
-        let mut m = u64::from(next(rng)) * u64::from(range);
-        if (m as u32) < range {
-            let threshold = range.wrapping_neg() % range;
-            while (m as u32) < threshold {
-                m = u64::from(next(rng)) * u64::from(range);
-            }
-        }
-        items.swap(i, (m >> 32) as usize);
     }
+}
+
+/// A uniform number below `range` from the random `r`, drawing again in the rare rejected case.
+#[inline]
+fn below(r: u32, range: u32, rng: &mut Pcg64Mcg) -> usize {
+    let mut m = u64::from(r) * u64::from(range);
+    if (m as u32) < range {
+        let threshold = range.wrapping_neg() % range;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(range);
+        }
+    }
+    (m >> 32) as usize
 }
 
 /// Asks the cache for `parent[i]` ahead of its use (no-op off x86-64).
@@ -426,6 +498,15 @@ mod tests {
         assert!((0..7).all(|y| (0..8).all(|x| tree.open_right(x, y))));
         let tree = GridTree::carve(9, 7, -1.0, 1).unwrap();
         assert!((0..6).all(|y| (0..9).all(|x| tree.open_down(x, y))));
+    }
+
+    #[test]
+    fn overflowing_buckets_give_the_same_tree() {
+        for bias in [0.0, 0.5, -1.0] {
+            let fast = GridTree::carve_sized(&mut Pcg64Mcg::seed_from_u64(8), 70, 50, bias, CAPACITY_SIGMAS);
+            let recounted = GridTree::carve_sized(&mut Pcg64Mcg::seed_from_u64(8), 70, 50, bias, -100.0);
+            assert_eq!(fast, recounted, "bias {bias}");
+        }
     }
 
     #[test]
