@@ -165,15 +165,23 @@ fn lpc_predict(q: &[i32], shift: u32, at: impl Fn(usize) -> i64) -> i64 {
 
 /// Cost in bits and parameter of one Rice partition (31 = escape).
 fn rice_choice(u: &[u64]) -> (u64, u32) {
-    let sum: u64 = u.iter().sum();
-    let max = u.iter().copied().max().unwrap_or(0);
-    let width = 64 - max.leading_zeros();
+    // The highest set bit of the largest value is the highest set bit of them all or-ed.
+    let (sum, or) = u.iter().fold((0u64, 0u64), |(s, o), &v| (s + v, o | v));
+    let width = 64 - or.leading_zeros();
     let escape = 5 + 5 + u64::from(width) * u.len() as u64;
     let mean = if u.is_empty() { 0 } else { sum / u.len() as u64 };
     let k0 = (64 - mean.leading_zeros()).saturating_sub(1).min(30);
+    let (lo, hi) = (k0.saturating_sub(1), (k0 + 1).min(30));
+    // The quotient sums of the (up to three) candidate parameters in one pass.
+    let mut q = [0u64; 3];
+    for &v in u {
+        q[0] += v >> lo;
+        q[1] += v >> (lo + 1);
+        q[2] += v >> (lo + 2);
+    }
     let mut best = (escape, 31u32);
-    for k in k0.saturating_sub(1)..=(k0 + 1).min(30) {
-        let c = 5 + u.iter().map(|&v| (v >> k) + 1 + u64::from(k)).sum::<u64>();
+    for k in lo..=hi {
+        let c = 5 + q[(k - lo) as usize] + (1 + u64::from(k)) * u.len() as u64;
         if c < best.0 {
             best = (c, k);
         }
@@ -198,23 +206,49 @@ fn write_rice(w: &mut BitWriter, u: &[u64], po: u32) {
         let (_, k) = rice_choice(part);
         w.put(u64::from(k), 5);
         if k == 31 {
-            let width = 64 - part.iter().copied().max().unwrap_or(0).leading_zeros();
+            let width = 64 - part.iter().fold(0, |o, &v| o | v).leading_zeros();
             w.put(u64::from(width), 5);
             for &v in part {
                 w.put(v, width);
             }
         } else {
-            w.reserve(2 * 64 * part.len() as u64);
-            for &v in part {
-                let q = v >> k;
-                if q + 1 + u64::from(k) <= 56 {
-                    // q zeros, a one, then the k low bits: one write.
-                    w.put_small((1 << q) | ((v & low_mask(k)) << (q + 1)), q as u32 + 1 + k);
-                } else {
-                    w.put_unary(q);
-                    w.put(v & low_mask(k), k);
-                }
+            write_rice_part(w, part, k);
+        }
+    }
+}
+
+/// The Rice code of `v` with parameter `k` as one write (`q = v >> k` zeros, a one, the `k` low
+/// bits) and its length, or `None` when it is longer than 56 bits.
+#[inline(always)]
+fn rice_code(v: u64, k: u32) -> Option<(u64, u32)> {
+    let q = v >> k;
+    (q + 1 + u64::from(k) <= 56).then(|| ((1 << q) | ((v & low_mask(k)) << (q + 1)), q as u32 + 1 + k))
+}
+
+/// Writes the Rice codes of `part` with parameter `k < 31`, two per write where they fit.
+fn write_rice_part(w: &mut BitWriter, part: &[u64], k: u32) {
+    let mut i = 0;
+    while i < part.len() {
+        let mut s = w.sink(56 * (part.len() - i) as u64 + 64);
+        while let Some(&v) = part.get(i) {
+            let Some((c1, n1)) = rice_code(v, k) else { break };
+            if let Some((c2, n2)) = part.get(i + 1).and_then(|&v| rice_code(v, k))
+                && n1 + n2 <= 56
+            {
+                s.put(c1 | c2 << n1, n1 + n2);
+                i += 2;
+            } else {
+                s.put(c1, n1);
+                i += 1;
             }
+        }
+        let state = s.state();
+        w.resume(state);
+        if let Some(&v) = part.get(i) {
+            // A long quotient, written in pieces.
+            w.put_unary(v >> k);
+            w.put(v & low_mask(k), k);
+            i += 1;
         }
     }
 }
