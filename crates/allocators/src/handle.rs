@@ -109,7 +109,9 @@ const NO_FREE: u32 = u32::MAX;
 pub struct HandleArray<T> {
     slots: Vec<Slot<T>>,
     free_head: u32,
-    len: usize,
+    /// Slots on the free list. Counting these (not the values) keeps the append path of
+    /// `insert` free of a counter update: `len = slots.len() - vacant`.
+    vacant: usize,
 }
 
 impl<T: core::fmt::Debug> core::fmt::Debug for HandleArray<T> {
@@ -132,7 +134,7 @@ impl<T: Clone> Clone for HandleArray<T> {
                 },
             })
             .collect();
-        Self { slots, free_head: self.free_head, len: self.len }
+        Self { slots, free_head: self.free_head, vacant: self.vacant }
     }
 }
 
@@ -159,49 +161,52 @@ impl<T> HandleArray<T> {
     /// An empty array.
     #[must_use]
     pub const fn new() -> Self {
-        Self { slots: Vec::new(), free_head: NO_FREE, len: 0 }
+        Self { slots: Vec::new(), free_head: NO_FREE, vacant: 0 }
     }
 
     /// An empty array with room for `n` values.
     #[must_use]
     pub fn with_capacity(n: usize) -> Self {
-        Self { slots: Vec::with_capacity(n), free_head: NO_FREE, len: 0 }
+        Self { slots: Vec::with_capacity(n), free_head: NO_FREE, vacant: 0 }
     }
 
     /// Number of values.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.slots.len() - self.vacant
     }
 
     /// Whether there are no values.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// Stores `value` and returns its handle.
     ///
     /// # Panics
     /// If the array would hold more than `u32::MAX - 1` slots.
+    #[inline]
     pub fn insert(&mut self, value: T) -> Handle {
         if self.free_head != NO_FREE {
-            let index = self.free_head;
-            let slot = &mut self.slots[index as usize];
-            // SAFETY: slots on the free list are vacant, so `next_free` is initialised.
-            self.free_head = unsafe { slot.contents.next_free };
-            slot.contents = Contents { value: ManuallyDrop::new(value) };
-            slot.generation = slot.generation.wrapping_add(1);
-            self.len += 1;
-            return Handle {
-                index,
-                generation: NonZeroU32::new(slot.generation).expect("odd generations are non-zero"),
-            };
+            return self.insert_vacant(value);
         }
         let index = u32::try_from(self.slots.len()).ok().filter(|&i| i < NO_FREE).expect("handle array is full");
         self.slots.push(Slot { generation: 1, contents: Contents { value: ManuallyDrop::new(value) } });
-        self.len += 1;
         Handle { index, generation: NonZeroU32::MIN }
+    }
+
+    /// `insert` into the slot at the head of the free list.
+    #[inline]
+    fn insert_vacant(&mut self, value: T) -> Handle {
+        let index = self.free_head;
+        let slot = &mut self.slots[index as usize];
+        // SAFETY: slots on the free list are vacant, so `next_free` is initialised.
+        self.free_head = unsafe { slot.contents.next_free };
+        slot.contents = Contents { value: ManuallyDrop::new(value) };
+        slot.generation = slot.generation.wrapping_add(1);
+        self.vacant -= 1;
+        Handle { index, generation: NonZeroU32::new(slot.generation).expect("odd generations are non-zero") }
     }
 
     /// The value for `handle`, or `None` if it was removed.
@@ -246,7 +251,7 @@ impl<T> HandleArray<T> {
         slot.contents = Contents { next_free: self.free_head };
         slot.generation = slot.generation.wrapping_add(1);
         self.free_head = handle.index;
-        self.len -= 1;
+        self.vacant += 1;
         Ok(value)
     }
 
