@@ -301,6 +301,32 @@ pub fn pack_into(samples: &[i16], options: Options, w: &mut BitWriter) -> Result
     Ok(())
 }
 
+/// For each non-zero byte of a transition mask (bit `i`: a run ends before position `i`): the
+/// gamma codes of the runs between its set bits, in stream order (bits 0..16), their length in bits
+/// (16..21), the first set bit (21..24) and the last (24..27).
+static BYTE_RUNS: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut b = 1;
+    while b < 256 {
+        let first = (b as u32).trailing_zeros();
+        let (mut code, mut len, mut prev, mut i) = (0u32, 0u32, first, first + 1);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                let run = i - prev;
+                let l = 31 - run.leading_zeros();
+                let n = 2 * l + 1;
+                code |= (run.reverse_bits() >> (32 - n)) << len;
+                len += n;
+                prev = i;
+            }
+            i += 1;
+        }
+        t[b] = code | len << 16 | first << 21 | prev << 24;
+        b += 1;
+    }
+    t
+};
+
 /// Writes the gamma codes of the runs of plane `words` (`n >= 1` bits), the first bit's run
 /// first. Runs end at the set bits of the transition mask `w ^ (w << 1)`, found by trailing zeros.
 #[inline(never)]
@@ -317,26 +343,23 @@ fn write_runs(words: &[u64], n: usize, w: &mut BitWriter) {
         if k == last {
             t &= tail;
         }
-        // Two runs per write: one store and one shift of the accumulator for both.
+        // A byte of the transition mask at a time: the run that ends at its first transition
+        // (begun before it) from the gamma table, those between its transitions from `BYTE_RUNS`,
+        // all in one write.
         while t != 0 {
-            let pos = k * 64 + t.trailing_zeros() as usize;
-            t &= t - 1;
-            let (c1, n1) = gamma_code((pos - start) as u32);
-            start = pos;
-            if t == 0 {
-                s.put_long(c1, n1);
-                break;
-            }
-            let pos = k * 64 + t.trailing_zeros() as usize;
-            t &= t - 1;
-            let (c2, n2) = gamma_code((pos - start) as u32);
-            start = pos;
-            if n1 + n2 <= 56 {
-                s.put(c1 | c2 << n1, n1 + n2);
+            let j = t.trailing_zeros() / 8;
+            let e = BYTE_RUNS[((t >> (8 * j)) & 0xff) as usize];
+            t &= !(0xff << (8 * j));
+            let at = k * 64 + 8 * j as usize;
+            let (c1, n1) = gamma_code((at + (e >> 21 & 7) as usize - start) as u32);
+            let (inner, ni) = (u64::from(e & 0xffff), e >> 16 & 31);
+            if n1 + ni <= 56 {
+                s.put(c1 | inner << n1, n1 + ni);
             } else {
                 s.put_long(c1, n1);
-                s.put_long(c2, n2);
+                s.put(inner, ni);
             }
+            start = at + (e >> 24) as usize;
         }
     }
     let (c, n) = gamma_code((n - start) as u32);
