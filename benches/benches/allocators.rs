@@ -6,13 +6,35 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::ptr::NonNull;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use lore_allocators::tracking::{Tallied, Tracked, TrackingAlloc};
 use lore_allocators::{DenseHandleArray, HandleArray, Heap, Policy, Pool, Stack, tally_type};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+
+// ----- interleaved minimum ----------------------------------------------------------------
+
+/// Times each candidate once per round, in turn, for `rounds` rounds, and prints each one's
+/// fastest round in ns per operation with its ratio to the fastest candidate. Other processes
+/// only ever add time, so on a loaded machine the minimum of interleaved rounds gives steadier
+/// ratios than criterion's one-after-the-other medians. Each candidate returns its operation
+/// count.
+fn interleaved_min(label: &str, rounds: usize, candidates: &mut [(&str, &mut dyn FnMut() -> u64)]) {
+    let mut best = vec![f64::INFINITY; candidates.len()];
+    for _ in 0..rounds {
+        for (i, (_, run)) in candidates.iter_mut().enumerate() {
+            let start = Instant::now();
+            let ops = run();
+            best[i] = best[i].min(start.elapsed().as_secs_f64() * 1e9 / ops as f64);
+        }
+    }
+    let fastest = best.iter().copied().fold(f64::INFINITY, f64::min);
+    for ((name, _), ns) in candidates.iter().zip(&best) {
+        println!("{label} (min of {rounds} interleaved rounds): {name:>28} {ns:6.3} ns  {:.2}x", ns / fastest);
+    }
+}
 
 // ----- stack -----------------------------------------------------------------------------
 
@@ -59,6 +81,21 @@ trait BenchHeap {
     /// # Safety
     /// `ptr` was allocated here with `layout`.
     unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout);
+    /// Resizes a block; `None` leaves it as it was. The default is what `GlobalAlloc::realloc`
+    /// does for allocators without their own (linked_list_allocator, buddy_system_allocator):
+    /// allocate, copy, free.
+    ///
+    /// # Safety
+    /// As `free`.
+    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
+        let fresh = self.alloc(Layout::from_size_align(new_size, layout.align()).ok()?)?;
+        // SAFETY: both blocks are live and distinct; the caller's contract for `ptr`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), layout.size().min(new_size));
+            self.free(ptr, layout);
+        }
+        Some(fresh)
+    }
 }
 
 impl BenchHeap for Heap<'_> {
@@ -67,6 +104,9 @@ impl BenchHeap for Heap<'_> {
     }
     unsafe fn free(&mut self, ptr: NonNull<u8>, _layout: Layout) {
         let _ = Heap::free(self, ptr);
+    }
+    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
+        Heap::realloc(self, ptr, Layout::from_size_align(new_size, layout.align()).ok()?).ok()
     }
 }
 
@@ -78,6 +118,20 @@ impl BenchHeap for talc::base::Talc<talc::source::Manual, talc::DefaultBinning> 
     unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
         // SAFETY: the caller's contract.
         unsafe { self.deallocate(ptr.as_ptr(), layout) }
+    }
+    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
+        // What talc's own `GlobalAlloc::realloc` does: in place if it can, else move.
+        // SAFETY: the caller's contract; `new_size` is non-zero.
+        if unsafe { self.try_realloc_in_place(ptr.as_ptr(), layout, new_size) } {
+            return Some(ptr);
+        }
+        let fresh = BenchHeap::alloc(self, Layout::from_size_align(new_size, layout.align()).ok()?)?;
+        // SAFETY: both blocks are live and distinct; growing, so the old size is the smaller.
+        unsafe {
+            std::ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), layout.size());
+            self.deallocate(ptr.as_ptr(), layout);
+        }
+        Some(fresh)
     }
 }
 
@@ -114,6 +168,17 @@ impl Region {
         assert!(!ptr.is_null());
         Self { ptr, len }
     }
+
+    /// A region whose pages are all mapped already (written once), so the timings do not
+    /// include the kernel's first-touch page faults (talc's benchmark does the same).
+    fn touched(len: usize) -> Self {
+        let r = Self::new(len);
+        for i in (0..len).step_by(4096) {
+            // SAFETY: inside the region.
+            unsafe { r.ptr.add(i).write_volatile(1) };
+        }
+        r
+    }
 }
 
 impl Drop for Region {
@@ -124,30 +189,37 @@ impl Drop for Region {
 }
 
 const REGION: usize = 4 << 20;
+/// Region of the talc-like workload (talc's benchmark uses 128 MiB; these runs stay well
+/// under 32 MiB live).
+const TALC_REGION: usize = 32 << 20;
+/// Actions per iteration of the talc-like workload.
+const TALC_STEPS: usize = 20_000;
 
-fn make(name: &str, region: &Region) -> Box<dyn BenchHeap> {
-    // SAFETY (all arms): the region outlives the heap (both live in one benchmark iteration) and is
-    // used by nothing else.
+/// A heap of kind `name` over the first `len` bytes of `region`.
+fn make(name: &str, region: &Region, len: usize) -> Box<dyn BenchHeap> {
+    assert!(len <= region.len);
+    // SAFETY (all arms): the region outlives the heap (made and dropped within one iteration)
+    // and nothing else uses it meanwhile (heaps on one region never live at the same time).
     #[allow(clippy::undocumented_unsafe_blocks)]
     unsafe {
         match name {
-            "lore good fit" => Box::new(Heap::from_raw(region.ptr, region.len, Policy::GoodFit).unwrap()),
-            "lore first fit" => Box::new(Heap::from_raw(region.ptr, region.len, Policy::FirstFit).unwrap()),
-            "lore next fit" => Box::new(Heap::from_raw(region.ptr, region.len, Policy::NextFit).unwrap()),
-            "lore best fit" => Box::new(Heap::from_raw(region.ptr, region.len, Policy::BestFit).unwrap()),
+            "lore good fit" => Box::new(Heap::from_raw(region.ptr, len, Policy::GoodFit).unwrap()),
+            "lore first fit" => Box::new(Heap::from_raw(region.ptr, len, Policy::FirstFit).unwrap()),
+            "lore next fit" => Box::new(Heap::from_raw(region.ptr, len, Policy::NextFit).unwrap()),
+            "lore best fit" => Box::new(Heap::from_raw(region.ptr, len, Policy::BestFit).unwrap()),
             "talc" => {
                 let mut t = talc::base::Talc::new(talc::source::Manual);
-                t.claim(region.ptr, region.len).unwrap();
+                t.claim(region.ptr, len).unwrap();
                 Box::new(t)
             }
             "linked_list_allocator" => {
                 let mut h = linked_list_allocator::Heap::empty();
-                h.init(region.ptr, region.len);
+                h.init(region.ptr, len);
                 Box::new(h)
             }
             "buddy_system_allocator" => {
                 let mut h = buddy_system_allocator::Heap::<32>::empty();
-                h.init(region.ptr as usize, region.len);
+                h.init(region.ptr as usize, len);
                 Box::new(h)
             }
             _ => unreachable!("unknown heap {name}"),
@@ -169,6 +241,8 @@ const HEAPS: [&str; 7] = [
 enum Action {
     Alloc(usize, Layout),
     Free(usize),
+    /// Resize object `.0` to `.1` bytes (same alignment).
+    Realloc(usize, usize),
 }
 
 /// Random actions like talc's benchmark: fill with `warm` objects, then allocate (sizes 16 to
@@ -192,6 +266,37 @@ fn random_actions(seed: u64, warm: usize, steps: usize, max: usize) -> (Vec<Acti
     (out, next)
 }
 
+/// Random actions as in talc's own benchmark (`random_actions`): one action in seven resizes a
+/// random live object to 1..3×`max` bytes; otherwise allocate or free with equal odds, always
+/// allocating while fewer than 300 objects live. Sizes lean small (uniform in `4..c` with `c`
+/// uniform in `16..max`); alignments are 8 (75 %), 16 (19 %), 32 (4 %) and rarer higher ones.
+fn talc_like_actions(seed: u64, steps: usize, max: usize) -> (Vec<Action>, usize) {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut live: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    let mut next = 0;
+    for _ in 0..steps {
+        let action = rng.random_range(0..7);
+        if action == 6 {
+            if !live.is_empty() {
+                let id = live[rng.random_range(0..live.len())];
+                out.push(Action::Realloc(id, rng.random_range(1..3 * max)));
+            }
+        } else if action < 3 || live.len() < 300 {
+            let cap = rng.random_range(16..max);
+            let size = rng.random_range(4..cap);
+            let align = 8usize << (rng.random::<u16>().trailing_zeros() / 2);
+            out.push(Action::Alloc(next, Layout::from_size_align(size, align).unwrap()));
+            live.push(next);
+            next += 1;
+        } else {
+            let i = rng.random_range(0..live.len());
+            out.push(Action::Free(live.swap_remove(i)));
+        }
+    }
+    (out, next)
+}
+
 fn replay(heap: &mut dyn BenchHeap, actions: &[Action], objects: usize) {
     let mut live: Vec<Option<(NonNull<u8>, Layout)>> = vec![None; objects];
     for a in actions {
@@ -203,6 +308,14 @@ fn replay(heap: &mut dyn BenchHeap, actions: &[Action], objects: usize) {
                     unsafe { heap.free(p, l) };
                 }
             }
+            Action::Realloc(id, size) => {
+                if let Some((p, l)) = live[id] {
+                    // SAFETY: allocated here with `l`; on failure the old block stays.
+                    if let Some(q) = unsafe { heap.realloc(p, l, size) } {
+                        live[id] = Some((q, Layout::from_size_align(size, l.align()).unwrap()));
+                    }
+                }
+            }
         }
     }
     black_box(&live);
@@ -212,7 +325,7 @@ fn replay(heap: &mut dyn BenchHeap, actions: &[Action], objects: usize) {
 /// sizes 16..=`max`, one free for every two allocations).
 fn use_at_first_failure(name: &str, max: usize) -> f64 {
     let region = Region::new(1 << 20);
-    let mut heap = make(name, &region);
+    let mut heap = make(name, &region, region.len);
     let mut rng = Pcg64Mcg::seed_from_u64(11);
     let mut live: Vec<(NonNull<u8>, Layout)> = Vec::new();
     let mut bytes = 0usize;
@@ -244,23 +357,36 @@ fn heap(c: &mut Criterion) {
             );
         }
     }
+    // One region, its pages mapped before timing; each iteration builds a fresh heap on it.
+    let region = Region::touched(TALC_REGION);
     let (actions, objects) = random_actions(5, 2000, 20_000, 512);
     let mut g = c.benchmark_group("heap random actions");
     g.throughput(Throughput::Elements(actions.len() as u64));
     g.sample_size(10);
     for name in HEAPS {
         g.bench_function(name, |b| {
-            b.iter_batched_ref(
-                || Region::new(REGION),
-                |region| {
-                    let mut heap = make(name, region);
-                    replay(heap.as_mut(), &actions, objects);
-                },
-                BatchSize::PerIteration,
-            );
+            b.iter(|| {
+                let mut heap = make(name, &region, REGION);
+                replay(heap.as_mut(), &actions, objects);
+            });
         });
     }
     g.finish();
+    for max in [1000, 30_000] {
+        let (actions, objects) = talc_like_actions(7, TALC_STEPS, max);
+        let mut g = c.benchmark_group(format!("heap talc-like random actions max {max} B"));
+        g.throughput(Throughput::Elements(actions.len() as u64));
+        g.sample_size(10);
+        for name in HEAPS {
+            g.bench_function(name, |b| {
+                b.iter(|| {
+                    let mut heap = make(name, &region, region.len);
+                    replay(heap.as_mut(), &actions, objects);
+                });
+            });
+        }
+        g.finish();
+    }
 }
 
 // ----- pool ------------------------------------------------------------------------------
@@ -330,6 +456,41 @@ fn order(n: usize) -> Vec<usize> {
 
 fn handles(c: &mut Criterion) {
     let idx = order(HANDLES_N);
+    let n = HANDLES_N as u64;
+    interleaved_min(
+        "handles insert",
+        200,
+        &mut [
+            ("lore HandleArray", &mut || {
+                let mut a = HandleArray::with_capacity(HANDLES_N);
+                for i in 0..n {
+                    black_box(a.insert(i));
+                }
+                n
+            }),
+            ("slotmap SlotMap", &mut || {
+                let mut a = slotmap::SlotMap::with_capacity(HANDLES_N);
+                for i in 0..n {
+                    black_box(a.insert(i));
+                }
+                n
+            }),
+            ("thunderdome Arena", &mut || {
+                let mut a = thunderdome::Arena::with_capacity(HANDLES_N);
+                for i in 0..n {
+                    black_box(a.insert(i));
+                }
+                n
+            }),
+            ("slab Slab", &mut || {
+                let mut a = slab::Slab::with_capacity(HANDLES_N);
+                for i in 0..n {
+                    black_box(a.insert(i));
+                }
+                n
+            }),
+        ],
+    );
     let mut g = c.benchmark_group("handles");
     g.throughput(Throughput::Elements(HANDLES_N as u64));
 
@@ -452,14 +613,36 @@ fn handles(c: &mut Criterion) {
 // ----- tracking --------------------------------------------------------------------------
 
 static TRACKING: TrackingAlloc<System> = TrackingAlloc::new(System);
+/// Pairs per interleaved round.
+const TRACKING_N: u64 = 10_000;
 
 struct Bullet(#[allow(dead_code)] u64);
 tally_type!(Bullet);
 
 fn tracking(c: &mut Criterion) {
+    let layout = Layout::from_size_align(64, 8).unwrap();
+    interleaved_min(
+        "tracking alloc+free 64 B",
+        300,
+        &mut [
+            ("system", &mut || {
+                for _ in 0..TRACKING_N {
+                    // SAFETY: non-zero layout, freed right away.
+                    unsafe { System.dealloc(black_box(System.alloc(layout)), layout) };
+                }
+                TRACKING_N
+            }),
+            ("lore TrackingAlloc<System>", &mut || {
+                for _ in 0..TRACKING_N {
+                    // SAFETY: as above.
+                    unsafe { TRACKING.dealloc(black_box(TRACKING.alloc(layout)), layout) };
+                }
+                TRACKING_N
+            }),
+        ],
+    );
     let mut g = c.benchmark_group("tracking alloc+free 64 B");
     g.throughput(Throughput::Elements(POOL_N));
-    let layout = Layout::from_size_align(64, 8).unwrap();
     g.bench_function("system", |b| {
         b.iter(|| {
             for _ in 0..POOL_N {
