@@ -136,10 +136,7 @@ fn from_planes(planes: &[u64], stride: usize, options: Options, out: &mut [i16])
         let mut v = [0u16; 64];
         planes::from_words(&w, &mut v);
         if options.delta() {
-            for (o, &x) in block.iter_mut().zip(&v) {
-                prev = prev.wrapping_add(x as i16);
-                *o = prev;
-            }
+            prev = planes::prefix_sums(&v, prev, block);
         } else {
             for (o, &x) in block.iter_mut().zip(&v) {
                 *o = x as i16;

@@ -31,9 +31,53 @@ pub(crate) fn from_words(w: &[u64; 16], out: &mut [u16; 64]) {
     }
 }
 
+/// Running sums (wrapping) of `v` into `out`, starting from `prev`; returns the last sum.
+#[inline]
+pub(crate) fn prefix_sums(v: &[u16; 64], prev: i16, out: &mut [i16]) -> i16 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if out.len() == 64 {
+            return sse2::prefix_sums(v, prev, out);
+        }
+    }
+    let mut prev = prev;
+    for (o, &x) in out.iter_mut().zip(v) {
+        prev = prev.wrapping_add(x as i16);
+        *o = prev;
+    }
+    prev
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use core::arch::x86_64::*;
+
+    #[inline]
+    pub(super) fn prefix_sums(v: &[u16; 64], prev: i16, out: &mut [i16]) -> i16 {
+        assert_eq!(out.len(), 64);
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read `v` (128 bytes) and the
+        // stores write `out` (64 `i16`s, checked above), 16 bytes at a time at offsets below 128.
+        unsafe { prefix_sums_sse2(v, prev, out) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    unsafe fn prefix_sums_sse2(v: &[u16; 64], prev: i16, out: &mut [i16]) -> i16 {
+        let mut carry = _mm_set1_epi16(prev);
+        for g in 0..8 {
+            // SAFETY: see the caller; 8 values at 8g, g < 8.
+            let mut x = unsafe { _mm_loadu_si128(v.as_ptr().add(8 * g).cast()) };
+            x = _mm_add_epi16(x, _mm_slli_si128::<2>(x));
+            x = _mm_add_epi16(x, _mm_slli_si128::<4>(x));
+            x = _mm_add_epi16(x, _mm_slli_si128::<8>(x));
+            x = _mm_add_epi16(x, carry);
+            // SAFETY: as above, into `out`.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(8 * g).cast(), x) };
+            // Lane 7 to every lane.
+            carry = _mm_shuffle_epi32::<0xff>(_mm_shufflehi_epi16::<0xff>(x));
+        }
+        _mm_extract_epi16::<7>(carry) as i16
+    }
 
     #[inline]
     pub(super) fn to_words(v: &[u16; 64]) -> [u64; 16] {
@@ -175,6 +219,24 @@ mod tests {
 
     fn values(seed: u32) -> [u16; 64] {
         core::array::from_fn(|i| ((i as u32 + seed).wrapping_mul(2_654_435_761) >> 13) as u16)
+    }
+
+    #[test]
+    fn prefix_sums_wrap_like_the_scalar_loop() {
+        for seed in 0..20 {
+            let v = values(seed);
+            let start = (seed as i16).wrapping_mul(4099);
+            for len in [64, 63, 1] {
+                let mut out = [0i16; 64];
+                let last = prefix_sums(&v, start, &mut out[..len]);
+                let mut prev = start;
+                for (i, &x) in v[..len].iter().enumerate() {
+                    prev = prev.wrapping_add(x as i16);
+                    assert_eq!(out[i], prev);
+                }
+                assert_eq!(last, prev);
+            }
+        }
     }
 
     #[test]
