@@ -46,6 +46,7 @@ pub mod error;
 pub mod mass;
 pub mod motion;
 pub mod query;
+mod sat;
 pub mod shapes;
 pub mod slide;
 

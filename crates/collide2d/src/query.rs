@@ -5,7 +5,8 @@
 
 use glam::Vec2;
 
-use crate::shapes::{Aabb, ConvexPolygon, Segment};
+use crate::sat;
+use crate::shapes::{Aabb, Capsule, ConvexPolygon, Segment};
 
 /// A penetration between a moving body and an obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -246,6 +247,37 @@ pub fn aabb_aabb(a: &Aabb, b: &Aabb) -> Option<Contact> {
     Some(Contact { point, normal: best.1, depth: best.0 })
 }
 
+/// Contact of a box (the moving body) against a segment, by separating axes: the box's `x` and
+/// `y` axes and the segment's normal; the axis of least overlap gives the depth and the normal.
+/// Touching is not a contact. A degenerate segment (a point) is tested on the box axes only.
+/// The point is the segment point closest to the box centre.
+#[must_use]
+pub fn aabb_segment(aabb: &Aabb, seg: &Segment) -> Option<Contact> {
+    sat::box_contact(sat::Points { points: &[seg.a, seg.b], closed: false }, aabb.center(), aabb.half_extents(), 0.0)
+}
+
+/// Contact of a box against a capsule: the box against the capsule's core segment, with the
+/// box's corners rounded by the capsule radius (the same separating axes, then the true distance
+/// between the box and the segment near the corners).
+#[must_use]
+pub fn aabb_capsule(aabb: &Aabb, capsule: &Capsule) -> Option<Contact> {
+    let Segment { a, b } = capsule.segment;
+    let c = sat::box_contact(
+        sat::Points { points: &[a, b], closed: false },
+        aabb.center(),
+        aabb.half_extents(),
+        capsule.radius,
+    )?;
+    Some(Contact { point: c.point + c.normal * capsule.radius, ..c })
+}
+
+/// Contact of a box against a convex polygon, by separating axes (the box axes and the edge
+/// normals).
+#[must_use]
+pub fn aabb_polygon(aabb: &Aabb, poly: &ConvexPolygon) -> Option<Contact> {
+    sat::box_contact(sat::Points { points: poly.points(), closed: true }, aabb.center(), aabb.half_extents(), 0.0)
+}
+
 /// Contact of a disk against a convex polygon (separating-axis on the edge normals plus the
 /// closest boundary point when the centre is outside).
 #[must_use]
@@ -360,5 +392,40 @@ mod tests {
         let c = disk_polygon(vec2(1.0, -0.3), 0.5, &tri).unwrap();
         assert!((c.depth - 0.2).abs() < 1e-5 && (c.normal - Vec2::NEG_Y).length() < 1e-5);
         assert!(disk_polygon(vec2(1.0, 0.5), 0.1, &tri).is_some(), "centre inside");
+    }
+
+    #[test]
+    fn box_against_segments() {
+        let b = Aabb { min: vec2(-0.5, -0.1), max: vec2(0.5, 0.9) };
+        let floor = Segment { a: vec2(-1.0, 0.0), b: vec2(1.0, 0.0) };
+        let c = aabb_segment(&b, &floor).unwrap();
+        assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == Vec2::Y, "{c:?}");
+        assert!(aabb_segment(&b.translated(vec2(0.0, 0.1)), &floor).is_none(), "touching");
+        // A 45 degree slope: the normal is the slope's, the depth along it.
+        let slope = Segment { a: vec2(-1.0, -1.0), b: vec2(1.0, 1.0) };
+        let b = Aabb::from_center(vec2(0.2, -0.2), Vec2::splat(0.25)).unwrap();
+        let c = aabb_segment(&b, &slope).unwrap();
+        let d = 0.25f32 * 2f32.sqrt() - 0.4 / 2f32.sqrt();
+        assert!((c.depth - d).abs() < 1e-5 && (c.normal - vec2(1.0, -1.0).normalize()).length() < 1e-5, "{c:?}");
+        assert!(aabb_segment(&b.translated(vec2(0.3, -0.3)), &slope).is_none());
+        // A point segment inside the box leaves through the nearest face.
+        let dot = Segment { a: Vec2::ZERO, b: Vec2::ZERO };
+        let b = Aabb::from_center(vec2(0.1, 0.3), Vec2::splat(0.5)).unwrap();
+        let c = aabb_segment(&b, &dot).unwrap();
+        assert!((c.depth - 0.2).abs() < 1e-6 && c.normal == Vec2::Y, "{c:?}");
+        // Huge coordinates stay NaN-free.
+        let big = Segment { a: vec2(-f32::MAX, f32::MAX), b: vec2(f32::MAX, -f32::MAX) };
+        if let Some(c) = aabb_segment(&b, &big) {
+            assert!(c.depth >= 0.0 && c.normal.is_finite());
+        }
+        // A capsule rounds the corners: a box corner near the core segment's end.
+        let cap = Capsule { segment: Segment { a: vec2(1.0, 1.0), b: vec2(3.0, 1.0) }, radius: 0.5 };
+        let b = Aabb { min: vec2(0.0, 0.0), max: vec2(0.8, 0.8) };
+        let c = aabb_capsule(&b, &cap).unwrap();
+        let d = 0.5 - vec2(0.2, 0.2).length();
+        assert!((c.depth - d).abs() < 1e-5 && (c.normal - vec2(-1.0, -1.0).normalize()).length() < 1e-5, "{c:?}");
+        let tri = ConvexPolygon::hull(&[vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(1.0, 2.0)]).unwrap();
+        let c = aabb_polygon(&Aabb { min: vec2(0.5, -1.0), max: vec2(1.5, 0.1) }, &tri).unwrap();
+        assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == Vec2::NEG_Y, "{c:?}");
     }
 }
