@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use crate::error::{Error, finite, positive};
-use crate::slide::{Shape, SlideOptions, swept};
+use crate::slide::{DiskMover, Shape, SlideOptions, swept};
 
 /// Settings of a disk-shaped character (y is up).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -91,7 +91,7 @@ impl CharacterController {
     fn sweep<S: Shape>(&self, from: Vec2, motion: Vec2, shapes: &[S]) -> Vec2 {
         let walkable_cos = self.max_slope.cos();
         let climbing = motion.y <= 0.0 || motion.x != 0.0;
-        swept(from, self.radius, motion, shapes, &self.options, |n| {
+        swept(DiskMover(self.radius), from, motion, shapes, &self.options, |n| {
             // A steep slope met while walking acts as a vertical wall: no climbing it.
             if climbing && n.y > 0.0 && n.y < walkable_cos - 1e-6 { Vec2::new(n.x.signum(), 0.0) } else { n }
         })

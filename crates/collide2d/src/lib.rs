@@ -60,4 +60,6 @@ pub use error::Error;
 pub use mass::MassProperties;
 pub use query::Contact;
 pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Segment};
-pub use slide::{Collider, Order, Shape, SlideOptions, SlideOutcome, slide_disk, slide_disk_swept};
+pub use slide::{
+    Collider, Order, Shape, SlideOptions, SlideOutcome, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
+};

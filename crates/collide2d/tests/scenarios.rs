@@ -3,8 +3,8 @@
 
 use glam::{Vec2, vec2};
 use lore_collide2d::{
-    Aabb, AabbMode, CharacterController, Order, Segment, Shape, SlideOptions, resolve_aabb, slide_disk,
-    slide_disk_swept,
+    Aabb, AabbMode, CharacterController, Order, Segment, Shape, SlideOptions, resolve_aabb, slide_box, slide_box_swept,
+    slide_disk, slide_disk_swept,
 };
 
 const R: f32 = 0.5;
@@ -112,6 +112,115 @@ fn box_slides_over_tiles_and_pieces_without_snagging() {
         assert!(r.aabb.min.x - x >= 0.025);
         b = r.aabb;
     }
+}
+
+/// One polyline over 1,000 m with slopes: runs of co-linear pieces, flat, up at 1 in 5, flat,
+/// down at 1 in 5 (period 20 m).
+fn sloped_polyline() -> Vec<Segment> {
+    let height = |i: usize| -> f32 {
+        match i % 20 {
+            k @ 0..=5 => 0.0 * k as f32,
+            k @ 6..=10 => 0.2 * (k - 5) as f32,
+            11..=15 => 1.0,
+            k => 1.0 - 0.2 * (k - 15) as f32,
+        }
+    };
+    let pts: Vec<Vec2> = (0..=1000).map(|i| vec2(i as f32, height(i))).collect();
+    Segment::polyline(&pts, false).unwrap()
+}
+
+/// Half extent of the unit box.
+const H: f32 = 0.5;
+
+/// Runs a unit box along a floor pressing down; returns the snags (a step achieving less than
+/// 50 % of the wanted horizontal motion) and the final box. `flat`, if given, is how high above
+/// the floor y = 0 the box may rise, on top of the tolerance.
+fn run_box<S: Shape + Clone>(floor: &[S], v: f32, swept: bool, steps: usize, flat: Option<f32>) -> (usize, Aabb) {
+    let opts = SlideOptions::default();
+    let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+    let mut snags = 0;
+    for step in 0..steps {
+        let motion = vec2(v, -0.1 * v);
+        let cand = near(floor, b.min.x);
+        let out = if swept {
+            slide_box_swept(&b, motion, cand, &opts).unwrap()
+        } else {
+            slide_box(&b, motion, cand, &opts).unwrap()
+        };
+        let next = b.translated(out.position - b.center());
+        if next.min.x - b.min.x < 0.5 * v {
+            snags += 1;
+        }
+        assert!(out.resolved, "unresolved at {b:?}, step {step}");
+        b = next;
+        if let Some(hop) = flat {
+            assert!(b.min.y.abs() < 2e-3 * H + 2e-5 + hop, "left the floor: {b:?}, v = {v}, swept = {swept}");
+        }
+    }
+    (snags, b)
+}
+
+#[test]
+fn box_slides_over_every_segment_floor_without_snagging() {
+    for v in SPEEDS.map(|s| s * H) {
+        let n = steps_for(v);
+        for swept in [false, true] {
+            // A rounded corner (radius rho = 0.01 H) meeting a piece end 1e-5 higher rides
+            // over it with a normal sqrt(2e-5 / rho) = 0.063 off vertical, so the rest of that
+            // step rises by at most 0.063 v (a hop the pressing down takes back).
+            for (name, floor, flat) in [
+                ("pieces", pieces(), Some(0.0)),
+                ("polyline", polyline(), Some(0.0)),
+                ("misaligned", misaligned(), Some(0.07 * v)),
+                ("sloped polyline", sloped_polyline(), None),
+            ] {
+                let (snags, b) = run_box(&floor, v, swept, n, flat);
+                assert_eq!(snags, 0, "{name}: v = {v}, swept = {swept}");
+                assert!(b.min.x > 2.0 + 0.9 * v * n as f32, "{name}: reached {b:?}");
+            }
+            let (snags, _) = run_box(&tiles(), v, swept, n, Some(0.0));
+            assert_eq!(snags, 0, "tiles: v = {v}, swept = {swept}");
+        }
+    }
+}
+
+#[test]
+fn fast_box_never_tunnels_through_a_thin_wall() {
+    // A wall as one segment, as a box's four edges, and as a box.
+    let wall = Aabb { min: vec2(10.0, -50.0), max: vec2(11.0, 50.0) };
+    let thin = [Segment { a: vec2(10.0, -50.0), b: vec2(10.0, 50.0) }];
+    let edges = wall.edges();
+    for i in 0..200 {
+        let y = -20.0 + 0.2 * i as f32;
+        let b = Aabb::from_center(vec2(0.0, y), vec2(H, 0.3)).unwrap();
+        let motion = vec2(50.0 * H, 3.0 * (i % 7) as f32 - 9.0);
+        let o = SlideOptions::default();
+        for out in [
+            slide_box_swept(&b, motion, &thin, &o).unwrap(),
+            slide_box_swept(&b, motion, &edges, &o).unwrap(),
+            slide_box_swept(&b, motion, &[wall], &o).unwrap(),
+        ] {
+            assert!(out.position.x + H <= 10.0 + 1e-4, "tunnelled: {:?}", out.position);
+            assert!(out.position.x + H > 10.0 - 0.05, "stopped short: {:?}", out.position);
+        }
+    }
+}
+
+#[test]
+fn sharp_box_snags_on_a_misaligned_seam_where_the_rounded_one_slides() {
+    let floor = misaligned();
+    let run = |rounding| {
+        let opts = SlideOptions { rounding, ..SlideOptions::default() };
+        let (mut b, mut snags) = (Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) }, 0);
+        for _ in 0..200 {
+            let out = slide_box_swept(&b, vec2(0.025, -0.0025), near(&floor, b.min.x), &opts).unwrap();
+            snags += usize::from(out.position.x - b.center().x < 0.0125);
+            b = b.translated(out.position - b.center());
+        }
+        snags
+    };
+    assert_eq!(run(0.01), 0);
+    assert!(run(0.0) > 100, "a sharp corner stops dead at the first piece end 1e-5 higher");
 }
 
 #[test]
