@@ -225,14 +225,21 @@ impl Generator {
         let mut best: Option<Candidate> = None;
         for attempt in 0..self.config.balance_tries {
             let bias = self.config.horizontal_bias;
-            let tree = match grid_carver {
-                // Same tree as the general Kruskal's distribution, at memory speed.
-                Some((width, height)) => GridTree::carve_with(&mut self.rng, width, height, bias).graph_edges(&m.graph),
-                None => spanning::random_tree(&mut self.rng, n, &m.graph, &horizontal, bias, self.config.tree),
+            let (tree, rooted) = match grid_carver {
+                // Same tree as the general Kruskal's distribution, at memory speed; the walk from
+                // the root reads the carver's bits instead of building an adjacency list.
+                Some((width, height)) => {
+                    let carved = GridTree::carve_with(&mut self.rng, width, height, bias);
+                    (carved.graph_edges(&m.graph), carved.orient(m.root))
+                }
+                None => {
+                    let tree = spanning::random_tree(&mut self.rng, n, &m.graph, &horizontal, bias, self.config.tree);
+                    let pairs: Vec<(u32, u32)> =
+                        tree.iter().map(|&e| (m.graph[e as usize][0], m.graph[e as usize][1])).collect();
+                    let rooted = spanning::orient(n, &pairs, m.root);
+                    (tree, rooted)
+                }
             };
-            let pairs: Vec<(u32, u32)> =
-                tree.iter().map(|&e| (m.graph[e as usize][0], m.graph[e as usize][1])).collect();
-            let rooted = spanning::orient(n, &pairs, m.root);
             let last = attempt + 1 == self.config.balance_tries || k <= 1;
             let (balance, doors) =
                 if k <= 1 { (0.0, Vec::new()) } else { zones::simulate_balance(&rooted, k, &mut self.scratch) };

@@ -28,6 +28,8 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::config::MAX_NODES;
 use crate::error::MazeError;
+use crate::logic::spanning::Rooted;
+use crate::maze::NO_NODE;
 use crate::sets::DisjointSets;
 
 /// Edges per bucket aimed at: 4 KiB of ids, shuffled inside the L1 cache.
@@ -249,6 +251,40 @@ impl GridTree {
             }
         }
         tree
+    }
+
+    /// The tree seen from `root`, exactly as [`crate::logic::spanning::orient`] gives it for the
+    /// same passages in grid-graph order: breadth-first, each cell's neighbours taken up, left,
+    /// right, down (the order of their edges in the grid-graph's list).
+    pub(crate) fn orient(&self, root: u32) -> Rooted {
+        let (w, n) = (self.width as usize, self.width as usize * self.height as usize);
+        let mut parent = vec![NO_NODE; n];
+        let mut depth = vec![0u32; n];
+        let mut children = vec![0u32; n];
+        let mut order = Vec::with_capacity(n);
+        let mut seen = vec![false; n];
+        seen[root as usize] = true;
+        order.push(root);
+        let mut head = 0;
+        while let Some(&v) = order.get(head) {
+            head += 1;
+            let v = v as usize;
+            // A right edge is never open from the last column, nor a downward one from the last
+            // row, so the bits alone say which neighbours exist.
+            let up = v >= w && self.bit(2 * (v - w) + 1);
+            let left = v > 0 && self.bit(2 * (v - 1));
+            let (right, down) = (self.bit(2 * v), self.bit(2 * v + 1));
+            for (open, u) in [(up, v.wrapping_sub(w)), (left, v.wrapping_sub(1)), (right, v + 1), (down, v + w)] {
+                if open && !seen[u] {
+                    seen[u] = true;
+                    parent[u] = v as u32;
+                    depth[u] = depth[v] + 1;
+                    children[v] += 1;
+                    order.push(u as u32);
+                }
+            }
+        }
+        Rooted { parent, order, depth, children }
     }
 
     /// The raw bits: bit `e % 64` of word `e / 64` is set when edge `e` is open, where edge
@@ -488,6 +524,23 @@ mod tests {
             passages.sort_unstable();
             assert_eq!(from_graph, passages, "{w}×{h}");
             assert_eq!(passages.len() as u32, w * h - 1);
+        }
+    }
+
+    #[test]
+    fn orient_matches_the_general_one() {
+        for (w, h, root) in [(1, 1, 0), (1, 6, 2), (6, 1, 5), (9, 7, 0), (9, 7, 31), (40, 30, 611)] {
+            let (_, graph) = crate::grid::grid_graph(w, h);
+            let tree = GridTree::carve(w, h, 0.1, 4).unwrap();
+            let pairs: Vec<(u32, u32)> =
+                tree.graph_edges(&graph).iter().map(|&g| (graph[g as usize][0], graph[g as usize][1])).collect();
+            let general = crate::logic::spanning::orient((w * h) as usize, &pairs, root);
+            let grid = tree.orient(root);
+            assert_eq!(
+                (grid.parent, grid.order, grid.depth, grid.children),
+                (general.parent, general.order, general.depth, general.children),
+                "{w}×{h} from {root}"
+            );
         }
     }
 
