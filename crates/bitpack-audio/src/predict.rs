@@ -17,7 +17,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::Error;
-use crate::bits::{BitReader, BitWriter, low_mask, peek_at};
+use crate::bits::{BitReader, BitWriter, load_u64, low_mask};
 use crate::classic::{self, Options};
 
 /// How hard the encoder searches.
@@ -350,6 +350,52 @@ pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Resu
     Ok(())
 }
 
+/// Rebuilds a sample from its residual: the fixed predictors keep their last samples in registers
+/// (no store-to-load chain through `x`); LPC reads them from `x`.
+trait Rebuild {
+    fn next(&mut self, x: &[i64], i: usize, residual: i64) -> i64;
+}
+
+/// Fixed predictor of order `N` (0..=4) with the last `N` samples, newest first.
+struct Fixed<const N: usize>([i64; 4]);
+
+impl<const N: usize> Fixed<N> {
+    fn new(x: &[i64]) -> Self {
+        let mut h = [0i64; 4];
+        for (j, v) in h.iter_mut().enumerate().take(N) {
+            *v = x[N - 1 - j];
+        }
+        Fixed(h)
+    }
+}
+
+impl<const N: usize> Rebuild for Fixed<N> {
+    #[inline(always)]
+    fn next(&mut self, _: &[i64], _: usize, residual: i64) -> i64 {
+        let [a, b, c, d] = self.0;
+        let s = residual
+            + match N {
+                0 => 0,
+                1 => a,
+                2 => 2 * a - b,
+                3 => 3 * a - 3 * b + c,
+                _ => 4 * a - 6 * b + 4 * c - d,
+            };
+        self.0 = [s, a, b, c];
+        s
+    }
+}
+
+/// Quantized LPC.
+struct Lpc<'q>(&'q [i32], u32);
+
+impl Rebuild for Lpc<'_> {
+    #[inline(always)]
+    fn next(&mut self, x: &[i64], i: usize, residual: i64) -> i64 {
+        lpc_predict(self.0, self.1, |j| x[i - j]) + residual
+    }
+}
+
 /// Reads the Rice-coded residuals after `order` warm-up samples and rebuilds `x` with `pred`.
 #[inline]
 fn residual_loop(
@@ -357,35 +403,59 @@ fn residual_loop(
     x: &mut [i64],
     order: usize,
     po: u32,
-    pred: impl Fn(&[i64], usize) -> i64,
+    mut pred: impl Rebuild,
 ) -> Result<(), Error> {
     let m = x.len() - order;
+    let data = r.data;
     let mut i = order;
     for (a, b) in partitions(m, po) {
         let k = r.take(5)? as u32;
         let width = if k == 31 { r.take(5)? as u32 } else { 0 };
-        for _ in a..b {
-            let u = if k == 31 {
-                r.take(width)?
-            } else {
-                // Quotient and low bits from one 64-bit look when they fit in it and the stream.
-                let w = peek_at(r.data, r.pos);
-                let q = w.trailing_zeros();
-                let n = u64::from(q + 1 + k);
-                if n <= 64 && r.pos + n <= r.len {
-                    r.pos += n;
-                    (u64::from(q) << k) | (((w >> q) >> 1) & low_mask(k))
+        let end = order + b;
+        debug_assert_eq!(i, order + a);
+        while i < end {
+            let mut decoded = false;
+            if k != 31 {
+                // Several codes from one load (57 bits) while they fit in it and the stream.
+                let byte = (r.pos / 8) as usize;
+                if byte + 8 <= data.len() {
+                    let mut w = load_u64(data, byte) >> (r.pos % 8);
+                    let room = (r.len - r.pos).min(57);
+                    let mut used = 0u64;
+                    while i < end {
+                        let q = w.trailing_zeros();
+                        let n = u64::from(q + 1 + k);
+                        if used + n > room {
+                            break;
+                        }
+                        let u = (u64::from(q) << k) | ((w >> (q + 1)) & low_mask(k));
+                        w >>= n;
+                        used += n;
+                        let s = pred.next(x, i, unzigzag(u));
+                        if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
+                            return Err(Error::SampleRange);
+                        }
+                        x[i] = s;
+                        i += 1;
+                        decoded = true;
+                    }
+                    r.pos += used;
+                }
+            }
+            if !decoded {
+                let u = if k == 31 {
+                    r.take(width)?
                 } else {
                     let q = r.unary(1 << 24)?;
                     (q << k) | r.take(k)?
+                };
+                let s = pred.next(x, i, unzigzag(u));
+                if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
+                    return Err(Error::SampleRange);
                 }
-            };
-            let s = pred(x, i) + unzigzag(u);
-            if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
-                return Err(Error::SampleRange);
+                x[i] = s;
+                i += 1;
             }
-            x[i] = s;
-            i += 1;
         }
     }
     Ok(())
@@ -436,13 +506,23 @@ pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(),
             }
             let po = r.take(4)? as u32;
             match (&lpc, order) {
-                (Some((q, qs)), _) => residual_loop(r, &mut x, order, po, |x, i| lpc_predict(q, *qs, |j| x[i - j]))?,
-                (None, 0) => residual_loop(r, &mut x, 0, po, |_, _| 0)?,
-                (None, 1) => residual_loop(r, &mut x, 1, po, |x, i| x[i - 1])?,
-                (None, 2) => residual_loop(r, &mut x, 2, po, |x, i| 2 * x[i - 1] - x[i - 2])?,
-                (None, 3) => residual_loop(r, &mut x, 3, po, |x, i| 3 * x[i - 1] - 3 * x[i - 2] + x[i - 3])?,
+                (Some((q, qs)), _) => residual_loop(r, &mut x, order, po, Lpc(q, *qs))?,
+                (None, 0) => residual_loop(r, &mut x, 0, po, Fixed::<0>([0; 4]))?,
+                (None, 1) => {
+                    let p = Fixed::<1>::new(&x);
+                    residual_loop(r, &mut x, 1, po, p)?
+                }
+                (None, 2) => {
+                    let p = Fixed::<2>::new(&x);
+                    residual_loop(r, &mut x, 2, po, p)?
+                }
+                (None, 3) => {
+                    let p = Fixed::<3>::new(&x);
+                    residual_loop(r, &mut x, 3, po, p)?
+                }
                 (None, _) => {
-                    residual_loop(r, &mut x, 4, po, |x, i| 4 * x[i - 1] - 6 * x[i - 2] + 4 * x[i - 3] - x[i - 4])?
+                    let p = Fixed::<4>::new(&x);
+                    residual_loop(r, &mut x, 4, po, p)?
                 }
             }
             for (o, &s) in out.iter_mut().zip(&x) {
