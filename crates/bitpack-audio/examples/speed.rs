@@ -2,8 +2,31 @@
 //! files (the criterion bench in `benches/` is the reference; this is for iterating).
 //!
 //! `cargo run --release -p lore-bitpack-audio --example speed -- target/bitpack-corpus/wav`
+//!
+//! Times are the process's CPU time where Linux reports it (`/proc/self/schedstat`), so that other
+//! work on a shared machine does not count against the codec; elsewhere, wall time.
 
-use std::time::Instant;
+/// A stopwatch of this process's CPU time (wall time where that is not available).
+struct Instant(Result<u64, std::time::Instant>);
+
+impl Instant {
+    fn now() -> Self {
+        Instant(cpu_ns().ok_or_else(std::time::Instant::now))
+    }
+
+    fn elapsed(&self) -> std::time::Duration {
+        match (&self.0, cpu_ns()) {
+            (Ok(start), Some(now)) => std::time::Duration::from_nanos(now - start),
+            (Err(start), _) => start.elapsed(),
+            (Ok(_), None) => unreachable!("CPU time went away"),
+        }
+    }
+}
+
+/// Nanoseconds this process has run on a CPU (Linux).
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
+}
 
 use lore_bitpack_audio::classic::{self, Options};
 use lore_bitpack_audio::{Effort, Settings, container, wav};

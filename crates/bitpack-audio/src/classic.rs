@@ -163,11 +163,14 @@ fn rle_cost(words: &[u64], n: usize, limit: u64) -> Option<u64> {
         if cost + u64::from(t.count_ones()) > limit {
             return None;
         }
+        // A byte of transitions at a time, as `write_runs` does.
         while t != 0 {
-            let pos = k * 64 + t.trailing_zeros() as usize;
-            cost += gamma_len((pos - start) as u64);
-            start = pos;
-            t &= t - 1;
+            let j = t.trailing_zeros() / 8;
+            let e = BYTE_RUNS[((t >> (8 * j)) & 0xff) as usize];
+            t &= !(0xff << (8 * j));
+            let at = k * 64 + 8 * j as usize;
+            cost += gamma_len((at + (e >> 21 & 7) as usize - start) as u64) + u64::from(e >> 16 & 31);
+            start = at + (e >> 24) as usize;
         }
         if cost > limit {
             return None;
