@@ -19,7 +19,7 @@
 //! | end-4  | 4    | magic `KPBL`                                                     |
 //!
 //! A chunk payload is a bit stream: for stereo one bit (1 = the second channel is stored as
-//! its wrapping difference from the first), then one [`predict`](crate::predict) block per channel.
+//! its wrapping difference from the first), then one [`predict`] block per channel.
 
 use alloc::vec;
 use alloc::vec::Vec;
