@@ -41,11 +41,18 @@ pub fn ray_disk(origin: Vec2, motion: Vec2, center: Vec2, radius: f32) -> Option
         return None;
     }
     let a = motion.dot(motion);
-    let disc = b * b - a * c;
-    if disc.is_nan() || disc < 0.0 || a <= 0.0 {
+    if !(a > 0.0 && a.is_finite()) {
         return None;
     }
-    let t = (-b - disc.sqrt()) / a;
+    // The discriminant `b^2 - a c` cancels catastrophically when the radius is small next to the
+    // distance; `a (r^2 - |l|^2)`, with `l` the offset of the line's closest point from the
+    // centre, does not. The smaller root in the form `c / (-b + sqrt(disc))` does not cancel either.
+    let l = m - motion * (b / a);
+    let disc_a = radius * radius - l.dot(l);
+    if disc_a.is_nan() || disc_a < 0.0 {
+        return None;
+    }
+    let t = c / (-b + (a * disc_a).sqrt());
     if !(0.0..=1.0).contains(&t) {
         return None;
     }

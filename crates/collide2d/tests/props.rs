@@ -1,10 +1,11 @@
 //! Property tests for the invariants the issue names.
 
 use glam::{Vec2, vec2};
+use lore_collide2d::cast::{cast_aabb_capsule, cast_aabb_segment};
 use lore_collide2d::query::{self, closest_point_on_segment, parallel, point_segment_distance_squared};
 use lore_collide2d::{
-    Aabb, AabbMode, Capsule, ConvexPolygon, MassProperties, Segment, SlideOptions, resolve_aabb, slide_disk,
-    slide_disk_swept,
+    Aabb, AabbMode, Capsule, ConvexPolygon, MassProperties, Segment, Shape, SlideOptions, resolve_aabb, slide_box,
+    slide_box_swept, slide_disk, slide_disk_swept,
 };
 use proptest::prelude::*;
 
@@ -35,8 +36,152 @@ fn max_depth(p: Vec2, r: f32, segs: &[Segment]) -> f32 {
     segs.iter().filter_map(|s| query::disk_segment(p, r, s)).map(|c| c.depth).fold(0.0, f32::max)
 }
 
+/// The box the box moves collide as: half extents `core + rho`, corners rounded by `rho`.
+fn rounded(half: Vec2) -> (Vec2, f32) {
+    let rho = SlideOptions::default().rounding * half.min_element();
+    (half - rho, rho)
+}
+
+/// Deepest penetration of the rounded box (the shape the box moves use) into the segments.
+fn box_depth(center: Vec2, half: Vec2, segs: &[Segment]) -> f32 {
+    let (core, rho) = rounded(half);
+    segs.iter().filter_map(|s| s.box_contact(center, core, rho)).map(|c| c.depth).fold(0.0, f32::max)
+}
+
+/// Deepest penetration of the sharp box into the segments.
+fn sharp_box_depth(center: Vec2, half: Vec2, segs: &[Segment]) -> f32 {
+    let b = Aabb { min: center - half, max: center + half };
+    segs.iter().filter_map(|s| query::aabb_segment(&b, s)).map(|c| c.depth).fold(0.0, f32::max)
+}
+
+fn half_extents() -> impl Strategy<Value = Vec2> {
+    prop_oneof![(0.01f32..0.1, 0.01f32..0.1), (0.1f32..3.0, 0.1f32..3.0), (0.01f32..3.0, 0.01f32..3.0)]
+        .prop_map(|(x, y)| vec2(x, y))
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, max_global_rejects: 100_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn box_contacts_and_casts_are_never_nan(
+        corner in any_vec(),
+        other in any_vec(),
+        a in any_vec(),
+        b in any_vec(),
+        motion in any_vec(),
+        radius in prop_oneof![0.001f32..10.0, Just(f32::MAX)],
+    ) {
+        let seg = Segment { a, b };
+        let bx = Aabb { min: corner.min(other), max: corner.max(other) };
+        if let Some(k) = query::aabb_segment(&bx, &seg) {
+            prop_assert!(k.depth > 0.0 && k.normal.is_finite() && k.point.is_finite(), "{k:?}");
+        }
+        if let Some(k) = query::aabb_capsule(&bx, &Capsule { segment: seg, radius }) {
+            prop_assert!(k.depth > 0.0 && !k.depth.is_nan() && k.normal.is_finite(), "{k:?}");
+        }
+        if let Some(h) = cast_aabb_segment(&bx, motion, &seg) {
+            prop_assert!((0.0..=1.0).contains(&h.t) && h.normal.is_finite(), "{h:?}");
+        }
+        if let Some(h) = cast_aabb_capsule(&bx, motion, &Capsule { segment: seg, radius }) {
+            prop_assert!((0.0..=1.0).contains(&h.t) && h.normal.is_finite(), "{h:?}");
+        }
+    }
+
+    #[test]
+    fn box_sweep_agrees_with_box_contacts(
+        seg in (world(), world(), -4.0f32..4.0, -4.0f32..4.0),
+        start in (world(), world()),
+        half in half_extents(),
+        motion in (-30.0f32..30.0, -30.0f32..30.0),
+    ) {
+        let seg = Segment { a: vec2(seg.0, seg.1), b: vec2(seg.0 + seg.2, seg.1 + seg.3) };
+        let b = Aabb::from_center(vec2(start.0, start.1), half).unwrap();
+        let m = vec2(motion.0, motion.1);
+        prop_assume!(query::aabb_segment(&b, &seg).is_none());
+        let slack = 1e-4 * (1.0 + m.length() + half.max_element() + 20.0);
+        let depth_at = |t: f32| query::aabb_segment(&b.translated(m * t), &seg).map_or(0.0, |c| c.depth);
+        match cast_aabb_segment(&b, m, &seg) {
+            Some(h) => {
+                // Free before the touch, touching at it.
+                prop_assert!(depth_at(h.t) <= slack, "overlap at the touch {h:?}");
+                for k in 1..8 {
+                    let t = h.t * k as f32 / 8.0;
+                    prop_assert!(depth_at(t) <= slack, "overlap before the touch at {t}: {h:?}");
+                }
+                prop_assert!(h.normal.dot(m) <= 0.0, "the normal opposes the motion: {h:?}");
+            }
+            None => {
+                for k in 1..=16 {
+                    let t = k as f32 / 16.0;
+                    prop_assert!(depth_at(t) <= slack, "missed an overlap at {t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn swept_box_moves_never_cross_or_penetrate(
+        segs in segments(),
+        start in (world(), world()),
+        half in half_extents(),
+        motion in (-60.0f32..60.0, -60.0f32..60.0),
+    ) {
+        let p = vec2(start.0, start.1);
+        let b = Aabb::from_center(p, half).unwrap();
+        prop_assume!(sharp_box_depth(p, half * (1.0 + 1e-3), &segs) == 0.0);
+        let out = slide_box_swept(&b, vec2(motion.0, motion.1), &segs, &SlideOptions::default()).unwrap();
+        let q = out.position;
+        prop_assert!(q.is_finite());
+        let s = half.min_element();
+        let ulp = 4.0 * f32::EPSILON * p.abs().max(q.abs()).max_element().max(1.0);
+        let depth = box_depth(q, half, &segs);
+        prop_assert!(depth <= 1e-4 * s + ulp, "depth {depth} at {q}");
+        prop_assert!(out.resolved);
+        // The sharp box may overlap by no more than its cut corners allow: (sqrt 2 - 1) rho,
+        // a segment touching the rounded corner at 45 degrees.
+        let (_, rho) = rounded(half);
+        let sharp = sharp_box_depth(q, half, &segs);
+        prop_assert!(sharp <= (2f32.sqrt() - 1.0) * rho + 1e-4 * s + ulp, "sharp depth {sharp} at {q}");
+        // Against one segment: ending with the centre within its span means ending on the
+        // starting side.
+        let seg = segs[0];
+        let one = slide_box_swept(&b, vec2(motion.0, motion.1), &[seg], &SlideOptions::default()).unwrap().position;
+        let e = seg.b - seg.a;
+        let span = |x: Vec2| (0.0..=1.0).contains(&((x - seg.a).dot(e) / e.length_squared()));
+        if span(p) && span(one) && e.length() > 1e-3 {
+            let side = |x: Vec2| e.perp_dot(x - seg.a) > 0.0;
+            prop_assert_eq!(side(p), side(one), "crossed {:?} going {} -> {}", seg, p, one);
+        }
+        // A move that hit nothing went straight, and its path meets no segment (the box a hair
+        // smaller, so a path that grazes a segment tangentially counts either way).
+        if out.contacts == 0 {
+            let (core, rho) = rounded(half);
+            let core = core - 1e-4 * s;
+            for seg in &segs {
+                prop_assert!(seg.box_cast(p, core, rho, q - p).is_none(), "went through {seg:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn discrete_box_moves_never_end_deeper(
+        segs in segments(),
+        start in (world(), world()),
+        half in half_extents(),
+        motion in (-1.0f32..1.0, -1.0f32..1.0),
+    ) {
+        let p = vec2(start.0, start.1);
+        let m = vec2(motion.0, motion.1);
+        let b = Aabb::from_center(p, half).unwrap();
+        let out = slide_box(&b, m, &segs, &SlideOptions::default()).unwrap();
+        let end = box_depth(out.position, half, &segs);
+        let started = box_depth(p, half, &segs);
+        let given = box_depth(p + m, half, &segs);
+        let tol = 1e-4 * half.min_element() + 1e-5;
+        prop_assert!(end <= started + tol || end <= tol, "end {end} > start {started}");
+        prop_assert!(end <= given + tol, "end {end} > given {given}");
+        prop_assert_eq!(out.resolved, end <= 1e-4 * half.min_element());
+    }
 
     #[test]
     fn distances_are_never_negative_or_nan(p in any_vec(), a in any_vec(), b in any_vec()) {
@@ -276,6 +421,22 @@ mod long {
             let tol = 1e-4 * r + 1e-5;
             prop_assert!(end <= max_depth(p, r, &segs) + tol || end <= tol);
             prop_assert!(end <= max_depth(p + m, r, &segs) + tol);
+        }
+
+        #[test]
+        #[ignore = "long run: cargo test --release -p lore-collide2d --test props -- --ignored"]
+        fn swept_box_moves_never_penetrate_long(
+            segs in segments(),
+            start in (world(), world()),
+            half in half_extents(),
+            motion in (-60.0f32..60.0, -60.0f32..60.0),
+        ) {
+            let p = vec2(start.0, start.1);
+            prop_assume!(sharp_box_depth(p, half * (1.0 + 1e-3), &segs) == 0.0);
+            let b = Aabb::from_center(p, half).unwrap();
+            let q = slide_box_swept(&b, vec2(motion.0, motion.1), &segs, &SlideOptions::default()).unwrap().position;
+            let ulp = 4.0 * f32::EPSILON * p.abs().max(q.abs()).max_element().max(1.0);
+            prop_assert!(box_depth(q, half, &segs) <= 1e-4 * half.min_element() + ulp);
         }
 
         #[test]

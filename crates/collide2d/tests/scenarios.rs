@@ -350,13 +350,41 @@ fn full_length_of_every_floor_without_snags() {
             assert_eq!(snags, 0, "tiles: v = {v}, swept = {swept}");
             assert!(p.x > 950.0, "tiles: reached {p}");
         }
-        // The box over the tiles, the whole way.
+        // The box over the tiles with the seed 003 resolution, the whole way.
         let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
         for _ in 0..steps {
             let x = b.min.x;
             let r = resolve_aabb(&b, vec2(v, -0.1 * v), near(&tiles, x), AabbMode::Smooth).unwrap();
             assert!(r.aabb.min.x - x >= 0.5 * v && r.aabb.min.y.abs() < 1e-4, "box at {:?}", r.aabb);
             b = r.aabb;
+        }
+    }
+}
+
+/// The box slide moves over the full 1,000 m of every floor at every speed, both modes (release,
+/// ignored by default): `cargo test --release -p lore-collide2d --test scenarios -- --ignored`.
+#[test]
+#[ignore = "long run: cargo test --release -p lore-collide2d --test scenarios -- --ignored"]
+fn full_length_of_every_floor_without_snags_box() {
+    let floors: [(&str, Vec<Segment>); 3] =
+        [("pieces", pieces()), ("polyline", polyline()), ("misaligned", misaligned())];
+    let (tiles, sloped) = (tiles(), sloped_polyline());
+    for v in SPEEDS.map(|s| s * H) {
+        let steps = (995.0 / v) as usize;
+        // The box slide moves over every floor, the whole way.
+        for swept in [false, true] {
+            for (name, floor) in &floors {
+                let hop = if *name == "misaligned" { 0.07 * v } else { 0.0 };
+                let (snags, b) = run_box(floor, v, swept, steps, Some(hop));
+                assert_eq!(snags, 0, "box, {name}: v = {v}, swept = {swept}");
+                assert!(b.min.x > 950.0, "box, {name}: reached {b:?}");
+            }
+            let (snags, b) = run_box(&sloped, v, swept, steps, None);
+            assert_eq!(snags, 0, "box, sloped polyline: v = {v}, swept = {swept}");
+            assert!(b.min.x > 950.0, "box, sloped polyline: reached {b:?}");
+            let (snags, b) = run_box(&tiles, v, swept, steps, Some(0.0));
+            assert_eq!(snags, 0, "box, tiles: v = {v}, swept = {swept}");
+            assert!(b.min.x > 950.0, "box, tiles: reached {b:?}");
         }
     }
 }
