@@ -6,9 +6,9 @@
 //! back and forth and a projectile is fired at a thin wall every [`SHOT_PERIOD`] steps.
 
 use lore_collide2d::query::Contact;
-use lore_collide2d::slide::contacts;
+use lore_collide2d::slide::{box_contacts, contacts};
 use lore_collide2d::{
-    Aabb, AabbMode, CharacterController, Collider, Order, Segment, SlideOptions, resolve_aabb, slide_disk,
+    Aabb, CharacterController, Collider, Order, Segment, SlideOptions, slide_box, slide_box_swept, slide_disk,
     slide_disk_swept,
 };
 use lore_render::demo::{DT, Demo};
@@ -55,17 +55,15 @@ const GRAVITY: f32 = -20.0;
 const WALK: f32 = 4.0;
 const BOX_WALK: f32 = 3.0;
 
-/// The level: loose segments plus tiles, and the same as boxes for the box mover.
+/// The level: loose segments plus tiles.
 #[derive(Debug, Clone)]
 pub struct Level {
-    /// Everything the disk collides with.
+    /// Everything the disk and the box collide with.
     pub colliders: Vec<Collider>,
     /// Segments only (for drawing).
     pub segments: Vec<Segment>,
     /// Tiles.
     pub tiles: Vec<Aabb>,
-    /// Obstacles of the box: tiles, plus thin boxes under the horizontal and vertical segments.
-    pub box_obstacles: Vec<Aabb>,
 }
 
 fn pieces(from: Vec2, to: Vec2, n: usize, jitter: f32) -> Vec<Segment> {
@@ -100,18 +98,7 @@ impl Level {
             (12..20).map(|x| Aabb { min: vec2(x as f32, FLOOR_Y - 1.0), max: vec2(x as f32 + 1.0, FLOOR_Y) }).collect();
         let mut colliders: Vec<Collider> = segments.iter().copied().map(Collider::Segment).collect();
         colliders.extend(tiles.iter().copied().map(Collider::Aabb));
-        let mut box_obstacles = tiles.clone();
-        for s in &segments {
-            let (lo, hi) = (s.a.min(s.b), s.a.max(s.b));
-            if (s.a.y - s.b.y).abs() < 1e-3 {
-                box_obstacles.push(Aabb { min: vec2(lo.x, lo.y - 0.1), max: vec2(hi.x, hi.y) });
-            } else if (s.a.x - s.b.x).abs() < 1e-3 && lo.x < 10.0 {
-                box_obstacles.push(Aabb { min: vec2(lo.x - 0.1, lo.y), max: vec2(hi.x, hi.y) });
-            }
-        }
-        // The box turns back before the ramp: a marker wall it cannot cross.
-        box_obstacles.push(Aabb { min: vec2(20.0, FLOOR_Y), max: vec2(20.05, FLOOR_Y + 3.0) });
-        Self { colliders, segments, tiles, box_obstacles }
+        Self { colliders, segments, tiles }
     }
 }
 
@@ -274,6 +261,8 @@ impl SlideDemo {
         self.disk = (q, v);
     }
 
+    /// The box slides over the same loose segments and tiles as the disk (its autopilot turns
+    /// back before the misaligned pieces; steered, it climbs the ramp too).
     fn step_box(&mut self, input: &Input) {
         let (b, mut vy) = self.boxy;
         let steer =
@@ -292,12 +281,25 @@ impl SlideDemo {
             vy = 9.0;
         }
         let want = vec2(dir * BOX_WALK * DT, vy * DT);
-        if let Ok(r) = resolve_aabb(&b, want, &self.level.box_obstacles, AabbMode::Smooth) {
-            if r.motion.y != want.y {
-                vy = 0.0;
-            }
-            self.boxy = (r.aabb, vy);
+        let out = if self.swept {
+            slide_box_swept(&b, want, &self.level.colliders, &SlideOptions::default())
+        } else {
+            slide_box(&b, want, &self.level.colliders, &self.options())
+        };
+        if let Ok(o) = out {
+            let moved = o.position - b.center();
+            vy = moved.y / DT;
+            self.boxy = (b.translated(moved), vy);
         }
+    }
+
+    /// The box's current contacts (slightly grown so resting contacts show).
+    #[must_use]
+    pub fn box_contacts(&self) -> Vec<Contact> {
+        let b = self.boxy.0;
+        let mut out = Vec::new();
+        box_contacts(&Aabb { min: b.min - 0.02, max: b.max + 0.02 }, &self.level.colliders, &mut out);
+        out
     }
 
     /// The pebble's centre (it rests in the V corner, touching both sides).
@@ -417,19 +419,9 @@ impl Demo for SlideDemo {
         if self.debug {
             let mut pebble = Vec::new();
             contacts(self.pebble.0, PEBBLE_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut pebble);
-            for c in self.disk_contacts().into_iter().chain(pebble) {
+            for c in self.disk_contacts().into_iter().chain(pebble).chain(self.box_contacts()) {
                 batch.arrow(c.point, c.point + c.normal * 1.2, 3.0 * px, NORMAL);
                 batch.disk(c.point, 0.12, CONTACT);
-            }
-            let grown = Aabb { min: b.min - 0.02, max: b.max + 0.02 };
-            for o in &self.level.box_obstacles {
-                if grown.overlaps(o) {
-                    let lo = b.min.max(o.min);
-                    let hi = b.max.min(o.max);
-                    let point = (lo + hi) * 0.5;
-                    batch.arrow(point, point + vec2(0.0, 1.2), 3.0 * px, NORMAL);
-                    batch.disk(point, 0.12, CONTACT);
-                }
             }
         }
         let mode = if self.swept { "swept" } else { "discrete" };
@@ -523,6 +515,29 @@ mod tests {
         let b = d.boxy();
         assert!((b.min.y - FLOOR_Y).abs() < 1e-3, "{b:?}");
         assert!((b.min.x - x0).abs() > 1.0);
+    }
+
+    #[test]
+    fn steered_box_crosses_misaligned_pieces_and_climbs_the_ramp() {
+        for swept in [true, false] {
+            let mut d = SlideDemo::new();
+            d.swept = swept;
+            let mut right = Input::default();
+            right.press_key(Key::Char('l'));
+            let mut slow = 0;
+            for _ in 0..400 {
+                let x = d.boxy().min.x;
+                d.step(&right);
+                // On the flat stretch (tiles, then the misaligned pieces), every step keeps at
+                // least half of the wanted motion.
+                if d.boxy().max.x < 24.0 && d.boxy().min.x - x < 0.5 * BOX_WALK * DT {
+                    slow += 1;
+                }
+            }
+            let b = d.boxy();
+            assert_eq!(slow, 0, "swept = {swept}");
+            assert!(b.max.x > 30.9 && (b.min.y - 4.0).abs() < 1e-2, "on the plateau by the wall: {b:?}");
+        }
     }
 
     #[test]
