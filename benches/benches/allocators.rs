@@ -20,20 +20,29 @@ use rand_pcg::Pcg64Mcg;
 /// fastest round in ns per operation with its ratio to the fastest candidate. Other processes
 /// only ever add time, so on a loaded machine the minimum of interleaved rounds gives steadier
 /// ratios than criterion's one-after-the-other medians. Each candidate returns its operation
-/// count.
-fn interleaved_min(label: &str, rounds: usize, candidates: &mut [(&str, &mut dyn FnMut() -> u64)]) {
+/// count and the time they took (see [`timed`]).
+fn interleaved_min(label: &str, rounds: usize, candidates: &mut [Candidate<'_>]) {
     let mut best = vec![f64::INFINITY; candidates.len()];
     for _ in 0..rounds {
         for (i, (_, run)) in candidates.iter_mut().enumerate() {
-            let start = Instant::now();
-            let ops = run();
-            best[i] = best[i].min(start.elapsed().as_secs_f64() * 1e9 / ops as f64);
+            let (ops, took) = run();
+            best[i] = best[i].min(took.as_secs_f64() * 1e9 / ops as f64);
         }
     }
     let fastest = best.iter().copied().fold(f64::INFINITY, f64::min);
     for ((name, _), ns) in candidates.iter().zip(&best) {
         println!("{label} (min of {rounds} interleaved rounds): {name:>28} {ns:6.3} ns  {:.2}x", ns / fastest);
     }
+}
+
+/// A named run returning its operation count and how long they took.
+type Candidate<'a> = (&'a str, &'a mut dyn FnMut() -> (u64, Duration));
+
+/// Runs `f`, returning its operation count and how long it took.
+fn timed(f: impl FnOnce() -> u64) -> (u64, Duration) {
+    let start = Instant::now();
+    let ops = f();
+    (ops, start.elapsed())
 }
 
 // ----- stack -----------------------------------------------------------------------------
@@ -458,36 +467,44 @@ fn handles(c: &mut Criterion) {
     let idx = order(HANDLES_N);
     let n = HANDLES_N as u64;
     interleaved_min(
-        "handles insert",
+        "handles insert (array allocated before timing)",
         200,
         &mut [
             ("lore HandleArray", &mut || {
                 let mut a = HandleArray::with_capacity(HANDLES_N);
-                for i in 0..n {
-                    black_box(a.insert(i));
-                }
-                n
+                timed(|| {
+                    for i in 0..n {
+                        black_box(a.insert(i));
+                    }
+                    n
+                })
             }),
             ("slotmap SlotMap", &mut || {
                 let mut a = slotmap::SlotMap::with_capacity(HANDLES_N);
-                for i in 0..n {
-                    black_box(a.insert(i));
-                }
-                n
+                timed(|| {
+                    for i in 0..n {
+                        black_box(a.insert(i));
+                    }
+                    n
+                })
             }),
             ("thunderdome Arena", &mut || {
                 let mut a = thunderdome::Arena::with_capacity(HANDLES_N);
-                for i in 0..n {
-                    black_box(a.insert(i));
-                }
-                n
+                timed(|| {
+                    for i in 0..n {
+                        black_box(a.insert(i));
+                    }
+                    n
+                })
             }),
             ("slab Slab", &mut || {
                 let mut a = slab::Slab::with_capacity(HANDLES_N);
-                for i in 0..n {
-                    black_box(a.insert(i));
-                }
-                n
+                timed(|| {
+                    for i in 0..n {
+                        black_box(a.insert(i));
+                    }
+                    n
+                })
             }),
         ],
     );
@@ -626,18 +643,22 @@ fn tracking(c: &mut Criterion) {
         300,
         &mut [
             ("system", &mut || {
-                for _ in 0..TRACKING_N {
-                    // SAFETY: non-zero layout, freed right away.
-                    unsafe { System.dealloc(black_box(System.alloc(layout)), layout) };
-                }
-                TRACKING_N
+                timed(|| {
+                    for _ in 0..TRACKING_N {
+                        // SAFETY: non-zero layout, freed right away.
+                        unsafe { System.dealloc(black_box(System.alloc(layout)), layout) };
+                    }
+                    TRACKING_N
+                })
             }),
             ("lore TrackingAlloc<System>", &mut || {
-                for _ in 0..TRACKING_N {
-                    // SAFETY: as above.
-                    unsafe { TRACKING.dealloc(black_box(TRACKING.alloc(layout)), layout) };
-                }
-                TRACKING_N
+                timed(|| {
+                    for _ in 0..TRACKING_N {
+                        // SAFETY: as above.
+                        unsafe { TRACKING.dealloc(black_box(TRACKING.alloc(layout)), layout) };
+                    }
+                    TRACKING_N
+                })
             }),
         ],
     );
