@@ -6,11 +6,13 @@
 //! - [`shapes`]: [`Segment`], [`Disk`], [`Aabb`], [`Capsule`], [`ConvexPolygon`] (built from
 //!   any point cloud by a convex hull).
 //! - [`query`]: closest points and distances that are never negative and never NaN, robust
-//!   parallel and collinear tests, disk/box/polygon contacts (depth and normal).
-//! - [`cast`]: ray and shape casts (time of impact).
-//! - [`slide`]: the disk slide moves. [`slide_disk`] moves then resolves the deepest
-//!   penetration first (seed 000); [`slide_disk_swept`] stops at the first touch and slides,
-//!   so fast disks never tunnel.
+//!   parallel and collinear tests, disk and box contacts against every shape (depth and
+//!   normal; separating axes for the box).
+//! - [`cast`]: ray and shape casts (time of impact), moving disks and boxes included.
+//! - [`slide`]: the slide moves. [`slide_disk`] moves then resolves the deepest penetration
+//!   first (seed 000); [`slide_disk_swept`] stops at the first touch and slides, so fast disks
+//!   never tunnel. [`slide_box`] and [`slide_box_swept`] do the same for a box, whose corners
+//!   are rounded by [`SlideOptions::rounding`] so it rides over the ends of loose pieces.
 //! - [`aabb`]: box resolution that only opposes the movement, necessary corrections first
 //!   (seed 003), a teleport mode and priorities.
 //! - [`character`]: slopes, ground detection, step-up.
@@ -34,6 +36,15 @@
 //! }
 //! assert!((p.x - 25.5).abs() < 1e-3);
 //! assert!((p.y - 0.5).abs() < 1e-3);
+//!
+//! // A box on the same floor.
+//! let mut b = lore_collide2d::Aabb::new(vec2(0.0, 0.0), vec2(1.0, 1.0))?;
+//! for _ in 0..100 {
+//!     let out = lore_collide2d::slide_box_swept(&b, vec2(0.25, -0.025), &floor, &SlideOptions::default())?;
+//!     b = b.translated(out.position - b.center());
+//! }
+//! assert!((b.min.x - 25.0).abs() < 1e-3);
+//! assert!(b.min.y.abs() < 1e-3);
 //! # Ok(())
 //! # }
 //! ```

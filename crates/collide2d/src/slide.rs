@@ -1,5 +1,7 @@
-//! Disk slide moves: discrete (move, then push out deepest-first) and swept (stop at the first
-//! touch, slide along it), on any slice of shapes with no adjacency data.
+//! Disk and box slide moves: discrete (move, then push out deepest-first) and swept (stop at the
+//! first touch, slide along it), on any slice of shapes with no adjacency data. Both bodies run
+//! the same two moves; a box collides with its corners rounded by [`SlideOptions::rounding`],
+//! which is what lets it ride over the ends of loose pieces as a disk does.
 
 use glam::Vec2;
 
@@ -9,7 +11,7 @@ use crate::query::{self, Contact};
 use crate::sat;
 use crate::shapes::{Aabb, Capsule, ConvexPolygon, Segment};
 
-/// A static obstacle a disk can collide with.
+/// A static obstacle a disk or a box can collide with.
 pub trait Shape {
     /// Contact with a disk, if they overlap.
     fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact>;
