@@ -25,16 +25,14 @@ pub(crate) fn triangulate(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<[u32; 2]>),
     // Positions were f32 before the widening, so narrowing them back is exact.
     #[allow(clippy::cast_possible_truncation)]
     let positions = t.vertices().map(|v| vec2(v.position().x as f32, v.position().y as f32)).collect();
-    // Sorted by construction: vertex by vertex, each one's larger neighbours in order (a vertex
-    // has about six), instead of sorting all 3n edges.
-    let mut edges: Vec<[u32; 2]> = Vec::with_capacity(t.num_undirected_edges());
-    let mut larger: Vec<u32> = Vec::new();
-    for v in t.vertices() {
-        let a = v.fix().index() as u32;
-        larger.clear();
-        larger.extend(v.out_edges().map(|e| e.to().fix().index() as u32).filter(|&b| b > a));
-        larger.sort_unstable();
-        edges.extend(larger.iter().map(|&b| [a, b]));
-    }
+    let mut edges: Vec<[u32; 2]> = t
+        .undirected_edges()
+        .map(|e| {
+            let [a, b] = e.vertices();
+            let (a, b) = (a.fix().index() as u32, b.fix().index() as u32);
+            [a.min(b), a.max(b)]
+        })
+        .collect();
+    edges.sort_unstable();
     Ok((positions, edges))
 }
