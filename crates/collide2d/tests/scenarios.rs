@@ -259,6 +259,37 @@ fn corners_from_60_to_170_degrees_do_not_jitter() {
 }
 
 #[test]
+fn box_in_corners_from_60_to_170_degrees_does_not_jitter() {
+    for deg in [60.0f32, 75.0, 90.0, 120.0, 150.0, 170.0] {
+        let half = (deg / 2.0).to_radians();
+        let left = Segment { a: vec2(-10.0 * half.sin(), 10.0 * half.cos()), b: Vec2::ZERO };
+        let right = Segment { a: Vec2::ZERO, b: vec2(10.0 * half.sin(), 10.0 * half.cos()) };
+        let walls = [left, right];
+        for swept in [false, true] {
+            let mut b = Aabb::from_center(vec2(0.3, 3.0), vec2(0.4, 0.3)).unwrap();
+            let mut history = Vec::new();
+            for _ in 0..600 {
+                let m = vec2(0.002, -0.05);
+                let out = if swept {
+                    slide_box_swept(&b, m, &walls, &SlideOptions::default()).unwrap()
+                } else {
+                    slide_box(&b, m, &walls, &SlideOptions::default()).unwrap()
+                };
+                assert!(out.resolved, "{deg} degrees, swept {swept}: {out:?}");
+                b = b.translated(out.position - b.center());
+                history.push(b.center());
+            }
+            let last = &history[history.len() - 50..];
+            let spread = last.iter().map(|q| q.distance(last[0])).fold(0.0f32, f32::max);
+            assert!(spread < 1e-4 * 0.3, "{deg} degrees, swept {swept}: jitter {spread}");
+            let depth = walls.iter().filter_map(|w| lore_collide2d::query::aabb_segment(&b, w)).map(|c| c.depth);
+            let depth = depth.fold(0.0, f32::max);
+            assert!(depth < 0.005 * 0.3, "{deg} degrees, swept {swept}: penetrating {depth}");
+        }
+    }
+}
+
+#[test]
 fn fast_disk_never_tunnels_through_a_thin_wall() {
     // A wall one unit thick: as a box and as its four edges.
     let wall = Aabb { min: vec2(10.0, -50.0), max: vec2(11.0, 50.0) };
@@ -328,6 +359,20 @@ fn same_inputs_same_bits() {
         h
     };
     assert_eq!(run(), run());
+    let run_box = || {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+        for i in 0..3000 {
+            let m = vec2(0.01 * (i % 17) as f32, -0.003 * (i % 5) as f32);
+            let p = slide_box_swept(&b, m, near(&floor, b.min.x), &SlideOptions::default()).unwrap().position;
+            b = b.translated(p - b.center());
+            for v in [b.min.x.to_bits(), b.min.y.to_bits()] {
+                h = (h ^ u64::from(v)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        h
+    };
+    assert_eq!(run_box(), run_box());
 }
 
 /// The full 1,000 m of every floor at every speed, both modes (release, ignored by default):
