@@ -91,11 +91,11 @@ pub(crate) fn separation(points: Points<'_>, center: Vec2, half: Vec2) -> (f32, 
     (best.0 / scale, best.1)
 }
 
-/// The obstacle point closest to `center` (for reporting contacts).
+/// The boundary point of the obstacle closest to `center` (for reporting contacts).
 fn closest_obstacle_point(points: Points<'_>, center: Vec2) -> Vec2 {
     let mut best = (f32::INFINITY, points.points[0]);
-    for i in 0..points.edge_count().max(1) {
-        let (p, q) = if points.points.len() > 1 { points.edge(i) } else { (points.points[0], points.points[0]) };
+    for i in 0..points.edge_count() {
+        let (p, q) = points.edge(i);
         let c = closest_point_on_segment(center, p, q);
         let d = (center - c).length_squared();
         if d < best.0 {
