@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 
 cargo build --release -p lore-showcase
-bin=target/release/lore-showcase
+bin=${CARGO_TARGET_DIR:-target}/release/lore-showcase
+[ -x "$bin" ] || { echo "lore: the build did not produce $bin" >&2; exit 1; }
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
   XDG_RUNTIME_DIR=$(mktemp -d)
   export XDG_RUNTIME_DIR
