@@ -226,7 +226,7 @@ impl Generator {
         for attempt in 0..self.config.balance_tries {
             let bias = self.config.horizontal_bias;
             let (tree, rooted) = match grid_carver {
-                // Same tree as the general Kruskal's distribution, at memory speed; the walk from
+                // Same distribution as the general Kruskal, several times faster; the walk from
                 // the root reads the carver's bits instead of building an adjacency list.
                 Some((width, height)) => {
                     let carved = GridTree::carve_with(&mut self.rng, width, height, bias);

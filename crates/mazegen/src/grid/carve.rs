@@ -1,5 +1,4 @@
-//! The grid carver: a random spanning tree of a `width × height` grid at memory speed, two bits
-//! per cell.
+//! The grid carver: a random spanning tree of a `width × height` grid, two bits per cell.
 //!
 //! It is Kruskal's algorithm over a random edge order, like [`crate::TreeAlgorithm::Kruskal`] on a
 //! general graph, with the grid's structure used everywhere:
@@ -7,14 +6,16 @@
 //! - **Edge ids instead of an edge list.** Edge `2c` joins cell `c` to its right neighbour, edge
 //!   `2c + 1` to the cell below; nothing but the ids is stored.
 //! - **A bucketed shuffle.** Each edge draws a random bucket (the top bits of half a 64-bit draw);
-//!   a counting pass and a scatter pass (the same random stream replayed) group the edges by
-//!   bucket, and each bucket, about [`BUCKET_TARGET`] edges, is shuffled in the L1 cache just
-//!   before it is used. Sorting by an i.i.d. random key and breaking ties uniformly is a uniform
-//!   shuffle, so with the bias off the order is exactly uniform.
-//! - **A compact union-find**: `u32` parents, Rem's algorithm with splicing (see `sets.rs`). The parents of the edge a few
-//!   steps ahead are prefetched, which hides most of the cache misses of a random order, and once
-//!   the order passes the percolation threshold (half the edges) the sets are flattened a few
-//!   times, so the many edges rejected inside the giant set cost one lookup per side.
+//!   one pass drops the ids into buckets sized for their expected count plus
+//!   [`CAPACITY_SIGMAS`] standard deviations (an overflow recounts exactly and replays the same
+//!   random stream), and each bucket, about [`BUCKET_TARGET`] edges, is shuffled in the L1 cache
+//!   just before it is used. Sorting by an i.i.d. random key and breaking ties uniformly is a
+//!   uniform shuffle, so with the bias off the order is exactly uniform.
+//! - **A compact union-find**: `u32` parents, Rem's algorithm with splicing (see `sets.rs`). The
+//!   parents of the edge a few steps ahead are prefetched, which hides most of the cache misses of
+//!   a random order, and once the order passes the percolation threshold (half the edges) the
+//!   sets are flattened a few times, so the many edges rejected inside the giant set cost one
+//!   lookup per side.
 //! - **Bit-packed output**: bit `e` of [`GridTree`]'s words is edge `e`.
 //!
 //! The bias works as in the general Kruskal: an edge's key is `E / w` with `E` exponential and
