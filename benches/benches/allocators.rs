@@ -368,6 +368,36 @@ fn heap(c: &mut Criterion) {
     }
     // One region, its pages mapped before timing; each iteration builds a fresh heap on it.
     let region = Region::touched(TALC_REGION);
+    let workloads = [
+        ("old workload", REGION, random_actions(5, 2000, 20_000, 512)),
+        ("talc-like max 1000 B", TALC_REGION, talc_like_actions(7, TALC_STEPS, 1000)),
+        ("talc-like max 30000 B", TALC_REGION, talc_like_actions(7, TALC_STEPS, 30_000)),
+    ];
+    for (label, len, (actions, objects)) in &workloads {
+        let run = |name: &'static str| {
+            let region = &region;
+            move || {
+                let mut heap = make(name, region, *len);
+                timed(|| {
+                    replay(heap.as_mut(), actions, *objects);
+                    actions.len() as u64
+                })
+            }
+        };
+        let (mut good, mut first, mut talc) = (run("lore good fit"), run("lore first fit"), run("talc"));
+        let (mut buddy, mut list) = (run("buddy_system_allocator"), run("linked_list_allocator"));
+        interleaved_min(
+            &format!("heap {label}"),
+            20,
+            &mut [
+                ("lore good fit", &mut good),
+                ("lore first fit", &mut first),
+                ("talc", &mut talc),
+                ("buddy_system_allocator", &mut buddy),
+                ("linked_list_allocator", &mut list),
+            ],
+        );
+    }
     let (actions, objects) = random_actions(5, 2000, 20_000, 512);
     let mut g = c.benchmark_group("heap random actions");
     g.throughput(Throughput::Elements(actions.len() as u64));
