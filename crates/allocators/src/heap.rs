@@ -53,7 +53,9 @@ pub enum Policy {
     /// The smallest block that fits (scans the whole list unless an exact fit turns up).
     BestFit,
     /// Segregated size classes (8 per power of two) with a bitmap: O(1) search for a block at
-    /// least as large as the request rounded up to its class. The fastest, and the default.
+    /// least as large as the request rounded up to its class. The default: its cost does not
+    /// grow with the number of free blocks, unlike the three list policies (first fit can still
+    /// win while the free list is short; see docs/allocators.md).
     #[default]
     GoodFit,
 }
