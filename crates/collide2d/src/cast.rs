@@ -45,14 +45,15 @@ pub fn ray_disk(origin: Vec2, motion: Vec2, center: Vec2, radius: f32) -> Option
         return None;
     }
     // The discriminant `b^2 - a c` cancels catastrophically when the radius is small next to the
-    // distance; `a (r^2 - |l|^2)`, with `l` the offset of the line's closest point from the
-    // centre, does not. The smaller root in the form `c / (-b + sqrt(disc))` does not cancel either.
-    let l = m - motion * (b / a);
-    let disc_a = radius * radius - l.dot(l);
-    if disc_a.is_nan() || disc_a < 0.0 {
+    // distance. The same value as `a r^2 - (m x motion)^2` (the cross product is the line's
+    // distance from the centre times `|motion|`) does not, and needs no division. The smaller
+    // root in the form `c / (-b + sqrt(disc))` does not cancel either.
+    let cross = m.perp_dot(motion);
+    let disc = a * (radius * radius) - cross * cross;
+    if disc.is_nan() || disc < 0.0 {
         return None;
     }
-    let t = c / (-b + (a * disc_a).sqrt());
+    let t = c / (-b + disc.sqrt());
     if !(0.0..=1.0).contains(&t) {
         return None;
     }
@@ -256,6 +257,15 @@ mod tests {
         let a = Aabb { min: vec2(-3.0, -0.5), max: vec2(-2.0, 0.5) };
         let h = cast_aabb_aabb(&a, vec2(4.0, 0.0), &b).unwrap();
         assert!((h.t - 0.75).abs() < 1e-6);
+    }
+
+    #[test]
+    fn small_disk_far_away_is_hit() {
+        // A radius of 1e-3 a hundred units away: b^2 and a c agree to 9 digits, more than f32 has.
+        let motion = vec2(200.0, 0.0);
+        let h = ray_disk(vec2(-100.0, 0.0), motion, vec2(0.0, 0.9e-3), 1e-3).expect("a hit");
+        assert!((h.t - 0.5).abs() < 1e-5, "{h:?}");
+        assert!(ray_disk(vec2(-100.0, 0.0), motion, vec2(0.0, 1.1e-3), 1e-3).is_none());
     }
 
     #[test]
