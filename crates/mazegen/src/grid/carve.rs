@@ -51,8 +51,7 @@ const TABLE_BITS: u32 = 12;
 /// in one giant set, and most later edges are rejected after a single lookup per side.
 const FLATTEN_AT: &[f64] = &[0.45, 0.52, 0.6];
 
-/// How many edges ahead the union-find prefetches.
-const PREFETCH_AHEAD: usize = 16;
+use crate::sets::PREFETCH_AHEAD;
 
 /// A perfect maze on a grid: a spanning tree of the `width × height` grid-graph, stored as two
 /// bits per cell (open to the right, open downwards). Row 0 is the top; cell `(x, y)` is
@@ -159,8 +158,8 @@ impl GridTree {
                 // A random order misses the cache on nearly every first lookup: ask early.
                 if let Some(&ahead) = bucket.get(k + PREFETCH_AHEAD) {
                     let (a, b) = ends(ahead, width);
-                    prefetch(sets.parents(), a);
-                    prefetch(sets.parents(), b);
+                    sets.prefetch(a);
+                    sets.prefetch(b);
                 }
                 let edge = bucket[k];
                 let (a, b) = ends(edge, width);
@@ -467,23 +466,6 @@ fn below(r: u32, range: u32, rng: &mut Pcg64Mcg) -> usize {
         }
     }
     (m >> 32) as usize
-}
-
-/// Asks the cache for `parent[i]` ahead of its use (no-op off x86-64).
-#[inline(always)]
-fn prefetch(parent: &[u32], i: u32) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        if let Some(p) = parent.get(i as usize) {
-            // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; a prefetch is only a
-            // hint to the cache (it never faults and changes no memory), and `p` is a valid
-            // reference anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(p).cast()) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (parent, i);
 }
 
 #[cfg(test)]

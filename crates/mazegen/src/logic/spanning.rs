@@ -5,7 +5,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::config::TreeAlgorithm;
 use crate::maze::NO_NODE;
-use crate::sets::DisjointSets;
+use crate::sets::{DisjointSets, PREFETCH_AHEAD};
 
 /// Compressed adjacency: `neighbours[start[v]..start[v + 1]]` are `(node, edge index)`.
 #[derive(Debug)]
@@ -72,7 +72,12 @@ fn kruskal(rng: &mut Pcg64Mcg, n: usize, graph: &[[u32; 2]], horizontal: &[bool]
         shuffle(rng, &mut order);
         let mut sets = DisjointSets::new(n);
         let mut tree = Vec::with_capacity(n.saturating_sub(1));
-        for e in order {
+        for (k, &e) in order.iter().enumerate() {
+            if let Some(&ahead) = order.get(k + PREFETCH_AHEAD) {
+                let [a, b] = graph[ahead as usize];
+                sets.prefetch(a);
+                sets.prefetch(b);
+            }
             let [a, b] = graph[e as usize];
             if sets.union(a, b) {
                 tree.push(e);
