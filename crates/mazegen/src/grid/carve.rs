@@ -33,8 +33,9 @@ use crate::logic::spanning::Rooted;
 use crate::maze::NO_NODE;
 use crate::sets::DisjointSets;
 
-/// Edges per bucket aimed at: 4 KiB of ids, shuffled inside the L1 cache.
-const BUCKET_TARGET: usize = 1024;
+/// Edges per bucket aimed at: 16 KiB of ids, shuffled inside the L1 cache (measured: 1,024 was
+/// 6 % slower at 1000 × 1000, more buckets to fill; 16,384 no faster).
+const BUCKET_TARGET: usize = 4096;
 
 /// Most bucket bits (4,096 buckets); larger grids get larger buckets.
 const MAX_BUCKET_BITS: u32 = 12;
