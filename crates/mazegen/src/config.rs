@@ -62,7 +62,7 @@ pub struct Config {
     /// Zone balance to aim for: max over zones of `|size − N/K| / (N/K)` (default 0.25).
     pub balance_goal: f32,
     /// How many spanning trees to draw at most while the zones miss `balance_goal`; the best
-    /// one is kept (default 32, at least 1). 1 means the first tree, as in the post.
+    /// one is kept (default 128, at least 1). 1 means the first tree, as in the post.
     pub balance_tries: u16,
     /// Seed: the same seed and config give the same maze on every platform.
     pub seed: u64,
@@ -90,7 +90,7 @@ impl Config {
             root: None,
             tree: TreeAlgorithm::Kruskal,
             balance_goal: 0.25,
-            balance_tries: 32,
+            balance_tries: 128,
             seed: 0,
         }
     }
