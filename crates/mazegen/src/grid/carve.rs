@@ -30,7 +30,6 @@ use rand_pcg::Pcg64Mcg;
 use crate::config::MAX_NODES;
 use crate::error::MazeError;
 use crate::logic::spanning::Rooted;
-use crate::maze::NO_NODE;
 use crate::sets::DisjointSets;
 
 /// Edges per bucket aimed at: 16 KiB of ids, shuffled inside the L1 cache (measured: 1,024 was
@@ -259,33 +258,23 @@ impl GridTree {
     /// right, down (the order of their edges in the grid-graph's list).
     pub(crate) fn orient(&self, root: u32) -> Rooted {
         let (w, n) = (self.width as usize, self.width as usize * self.height as usize);
-        let mut parent = vec![NO_NODE; n];
-        let mut depth = vec![0u32; n];
-        let mut children = vec![0u32; n];
-        let mut order = Vec::with_capacity(n);
-        let mut seen = vec![false; n];
-        seen[root as usize] = true;
-        order.push(root);
-        let mut head = 0;
-        while let Some(&v) = order.get(head) {
-            head += 1;
-            let v = v as usize;
+        crate::logic::spanning::orient_by(n, root, |v, bfs| {
+            let c = v as usize;
             // A right edge is never open from the last column, nor a downward one from the last
             // row, so the bits alone say which neighbours exist.
-            let up = v >= w && self.bit(2 * (v - w) + 1);
-            let left = v > 0 && self.bit(2 * (v - 1));
-            let (right, down) = (self.bit(2 * v), self.bit(2 * v + 1));
-            for (open, u) in [(up, v.wrapping_sub(w)), (left, v.wrapping_sub(1)), (right, v + 1), (down, v + w)] {
-                if open && !seen[u] {
-                    seen[u] = true;
-                    parent[u] = v as u32;
-                    depth[u] = depth[v] + 1;
-                    children[v] += 1;
-                    order.push(u as u32);
-                }
+            if c >= w && self.bit(2 * (c - w) + 1) {
+                bfs.offer(v, v - self.width);
             }
-        }
-        Rooted { parent, order, depth, children }
+            if c > 0 && self.bit(2 * (c - 1)) {
+                bfs.offer(v, v - 1);
+            }
+            if self.bit(2 * c) {
+                bfs.offer(v, v + 1);
+            }
+            if self.bit(2 * c + 1) {
+                bfs.offer(v, v + self.width);
+            }
+        })
     }
 
     /// The raw bits: bit `e % 64` of word `e / 64` is set when edge `e` is open, where edge

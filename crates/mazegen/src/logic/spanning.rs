@@ -187,28 +187,55 @@ pub(crate) struct Rooted {
 
 pub(crate) fn orient(n: usize, tree: &[(u32, u32)], root: u32) -> Rooted {
     let adj = Adjacency::new(n, tree.iter().copied());
-    let mut parent = vec![NO_NODE; n];
-    let mut depth = vec![0u32; n];
-    let mut children = vec![0u32; n];
-    let mut order = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    seen[root as usize] = true;
-    order.push(root);
-    let mut head = 0;
-    while head < order.len() {
-        let v = order[head];
-        head += 1;
+    orient_by(n, root, |v, bfs| {
         for &(u, _) in adj.of(v) {
-            if !seen[u as usize] {
-                seen[u as usize] = true;
-                parent[u as usize] = v;
-                depth[u as usize] = depth[v as usize] + 1;
-                children[v as usize] += 1;
-                order.push(u);
-            }
+            bfs.offer(v, u);
+        }
+    })
+}
+
+/// Breadth-first orientation of a tree from `root`: `neighbours(v, bfs)` offers each neighbour
+/// `u` of `v` with `bfs.offer(v, u)`, in the order the caller wants them taken (the general
+/// graph's adjacency lists, or a grid's open walls).
+pub(crate) fn orient_by(n: usize, root: u32, neighbours: impl Fn(u32, &mut Bfs)) -> Rooted {
+    let mut bfs = Bfs {
+        rooted: Rooted {
+            parent: vec![NO_NODE; n],
+            order: Vec::with_capacity(n),
+            depth: vec![0u32; n],
+            children: vec![0u32; n],
+        },
+        seen: vec![false; n],
+    };
+    bfs.seen[root as usize] = true;
+    bfs.rooted.order.push(root);
+    let mut head = 0;
+    while let Some(&v) = bfs.rooted.order.get(head) {
+        head += 1;
+        neighbours(v, &mut bfs);
+    }
+    bfs.rooted
+}
+
+/// The state of [`orient_by`]'s walk.
+pub(crate) struct Bfs {
+    rooted: Rooted,
+    seen: Vec<bool>,
+}
+
+impl Bfs {
+    /// Takes `u` as a child of `v` unless it was reached before.
+    #[inline]
+    pub(crate) fn offer(&mut self, v: u32, u: u32) {
+        if !self.seen[u as usize] {
+            self.seen[u as usize] = true;
+            let r = &mut self.rooted;
+            r.parent[u as usize] = v;
+            r.depth[u as usize] = r.depth[v as usize] + 1;
+            r.children[v as usize] += 1;
+            r.order.push(u);
         }
     }
-    Rooted { parent, order, depth, children }
 }
 
 #[cfg(test)]
