@@ -337,9 +337,18 @@ impl<M: CellMap> Cells<M> {
                 }
                 entries += count as usize;
                 let [x0, y0, x1, y1] = r;
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        self.starts[self.map.bucket(x, y) + 1] += 1;
+                if M::UNIQUE_CELLS {
+                    // A grid row of the range is a run of consecutive buckets.
+                    let width = (x1 - x0) as usize + 1;
+                    for y in y0..=y1 {
+                        let row = self.map.bucket(x0, y) + 1;
+                        self.starts[row..row + width].iter_mut().for_each(|c| *c += 1);
+                    }
+                } else {
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            self.starts[self.map.bucket(x, y) + 1] += 1;
+                        }
                     }
                 }
             }
@@ -367,12 +376,25 @@ impl<M: CellMap> Cells<M> {
             }
             let aabb = self.slots.aabbs[s as usize];
             let [x0, y0, x1, y1] = self.ranges[s as usize];
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let b = self.map.bucket(x, y);
-                    cursor[b] -= 1;
-                    let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
-                    self.items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: [x, y] };
+            if M::UNIQUE_CELLS {
+                let width = (x1 - x0) as usize + 1;
+                for y in y0..=y1 {
+                    let row = self.map.bucket(x0, y);
+                    let first_row = u32::from(y == y0) << 1;
+                    for (k, c) in cursor[row..row + width].iter_mut().enumerate() {
+                        *c -= 1;
+                        let first = u32::from(k == 0) | first_row;
+                        self.items[*c as usize] = Item { aabb, slot: s, first, cell: [x0 + k as i32, y] };
+                    }
+                }
+            } else {
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        let b = self.map.bucket(x, y);
+                        cursor[b] -= 1;
+                        let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
+                        self.items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: [x, y] };
+                    }
                 }
             }
         }
@@ -390,37 +412,98 @@ impl<M: CellMap> Cells<M> {
         self.reindex();
         out.clear();
         let mut stats = QueryStats::default();
+        let slots = &self.slots;
+        self.collect(area, &mut stats, &mut |s| out.push(slots.id(s)));
+        if !out.is_sorted() {
+            out.sort_unstable();
+        }
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    /// All the box queries of [`SpatialIndex::query_aabbs`] after one reindex, with no
+    /// per-query set-up: each area's hits are appended and put in id order (usually they
+    /// already are, since cells and the lists in them are both walked in slot order).
+    fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
+        self.reindex();
+        out.clear();
+        let mut stats = QueryStats::default();
+        let slots = &self.slots;
+        for (i, area) in areas.iter().enumerate() {
+            let start = out.len();
+            let (mut last, mut sorted) = (0u32, true);
+            self.collect(area, &mut stats, &mut |s| {
+                sorted &= s >= last;
+                last = s;
+                out.push((i, slots.id(s)));
+            });
+            if !sorted {
+                out[start..].sort_unstable();
+            }
+        }
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    /// Calls `hit(slot)` once for each proxy whose box overlaps `area` (the lists must be
+    /// current). Slots come in cell order, not necessarily ascending.
+    #[inline]
+    fn collect(&self, area: &Aabb, stats: &mut QueryStats, hit: &mut impl FnMut(u32)) {
         let r = self.map.range(area);
         if cells_in(&r) > self.slots.len() as u64 + BIG_CELLS {
             // More cells than boxes: scanning the boxes is cheaper and gives the same answer.
             for s in self.slots.live_slots() {
+                if self.is_big[s as usize] {
+                    continue;
+                }
+                stats.visited += 1;
                 stats.candidates += 1;
                 if self.slots.aabbs[s as usize].overlaps(area) {
-                    out.push(self.slots.id(s));
+                    hit(s);
                 }
             }
-            stats.visited = stats.candidates;
-            stats.hits = out.len() as u64;
-            return stats;
-        }
-        // Each entry is taken only in the first cell it shares with the query (the cell at the
-        // larger of the two lower corners), so a box listed in several cells comes out once
-        // without query stamps.
-        for y in r[1]..=r[3] {
-            for x in r[0]..=r[2] {
-                stats.visited += 1;
-                let (first_col, first_row) = (x == r[0], y == r[1]);
-                let b = self.map.bucket(x, y);
-                for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
-                    if (!M::UNIQUE_CELLS && item.cell != [x, y])
-                        || !(first_col || item.first & 1 != 0)
-                        || !(first_row || item.first & 2 != 0)
-                    {
-                        continue;
+        } else if M::UNIQUE_CELLS {
+            // Each entry is taken only in the first cell it shares with the query (the cell at
+            // the larger of the two lower corners), so a box listed in several cells comes out
+            // once without query stamps. In a grid the cells of one row of the range are
+            // consecutive buckets, so their lists form one run of items: the entries of the
+            // range's first column are taken whatever their column flag, the others only when
+            // the box starts in their column (flag bit 0); below the first row, only when it
+            // starts in their row (bit 1).
+            for y in r[1]..=r[3] {
+                stats.visited += (r[2] - r[0]) as u64 + 1;
+                let row_need = if y == r[1] { 0 } else { 2 };
+                let (b0, b1) = (self.map.bucket(r[0], y), self.map.bucket(r[2], y));
+                let (start, split, end) =
+                    (self.starts[b0] as usize, self.starts[b0 + 1] as usize, self.starts[b1 + 1] as usize);
+                stats.candidates += (end - start) as u64;
+                for (k, item) in self.items[start..end].iter().enumerate() {
+                    let need = row_need | u32::from(start + k >= split);
+                    if item.first & need == need && item.aabb.overlaps(area) {
+                        hit(item.slot);
                     }
-                    stats.candidates += 1;
-                    if item.aabb.overlaps(area) {
-                        out.push(self.slots.id(item.slot));
+                }
+            }
+        } else {
+            // As above, cell by cell: a hash bucket mixes cells, so each entry also checks it
+            // was listed for this cell.
+            for y in r[1]..=r[3] {
+                let first_row = y == r[1];
+                for x in r[0]..=r[2] {
+                    stats.visited += 1;
+                    let first_col = x == r[0];
+                    let b = self.map.bucket(x, y);
+                    for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
+                        if (!M::UNIQUE_CELLS && item.cell != [x, y])
+                            || !(first_col || item.first & 1 != 0)
+                            || !(first_row || item.first & 2 != 0)
+                        {
+                            continue;
+                        }
+                        stats.candidates += 1;
+                        if item.aabb.overlaps(area) {
+                            hit(item.slot);
+                        }
                     }
                 }
             }
@@ -428,12 +511,9 @@ impl<M: CellMap> Cells<M> {
         for &s in &self.big {
             stats.candidates += 1;
             if self.slots.aabbs[s as usize].overlaps(area) {
-                out.push(self.slots.id(s));
+                hit(s);
             }
         }
-        out.sort_unstable();
-        stats.hits = out.len() as u64;
-        stats
     }
 
     /// Visits, in order of increasing `t`, the cells along `ray` and offers each proxy met
@@ -683,6 +763,9 @@ macro_rules! cell_index {
             }
             fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
                 self.0.query_aabb(area, out)
+            }
+            fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
+                self.0.query_aabbs(areas, out)
             }
             fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
                 self.0.raycast(ray, filter)

@@ -137,6 +137,21 @@ pub trait SpatialIndex: core::fmt::Debug {
     /// Every proxy whose box overlaps `area`, ascending, into `out` (replaced).
     fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats;
 
+    /// Many box queries at once: for each `areas[i]`, every proxy whose box overlaps it, as
+    /// `(i, id)`, sorted by `i` then id, into `out` (replaced). The same answers as
+    /// [`SpatialIndex::query_aabb`] on each area in turn; the grid and the hash reindex once and
+    /// skip the per-query set-up. [`World::pairs`] queries its static index this way.
+    fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
+        out.clear();
+        let mut found = Vec::new();
+        let mut stats = QueryStats::default();
+        for (i, area) in areas.iter().enumerate() {
+            stats = stats.plus(self.query_aabb(area, &mut found));
+            out.extend(found.iter().map(|&id| (i, id)));
+        }
+        stats
+    }
+
     /// Every proxy whose box contains `point`, ascending, into `out` (replaced).
     ///
     /// # Errors

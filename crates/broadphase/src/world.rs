@@ -1,6 +1,6 @@
 //! A static index and a moving index side by side.
 
-use crate::{ProxyId, QueryStats, SpatialIndex};
+use crate::{Aabb, ProxyId, QueryStats, SpatialIndex};
 use alloc::vec::Vec;
 
 /// Static and moving boxes in two indexes, so static boxes cost nothing per frame.
@@ -34,13 +34,14 @@ pub struct World<S, M> {
     statics: S,
     movers: M,
     movers_ids: Vec<ProxyId>,
-    found: Vec<ProxyId>,
+    movers_boxes: Vec<Aabb>,
+    found: Vec<(usize, ProxyId)>,
 }
 
 impl<S: SpatialIndex, M: SpatialIndex> World<S, M> {
     /// A world over the two given (usually empty) indexes.
     pub fn new(statics: S, movers: M) -> Self {
-        Self { statics, movers, movers_ids: Vec::new(), found: Vec::new() }
+        Self { statics, movers, movers_ids: Vec::new(), movers_boxes: Vec::new(), found: Vec::new() }
     }
 
     /// The static index.
@@ -67,14 +68,15 @@ impl<S: SpatialIndex, M: SpatialIndex> World<S, M> {
     /// [`SpatialIndex::pairs`]), `mixed` the `(moving id, static id)` pairs, sorted. Both are
     /// replaced. The returned statistics add up both parts.
     pub fn pairs(&mut self, moving: &mut Vec<(ProxyId, ProxyId)>, mixed: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-        let mut stats = self.movers.pairs(moving);
-        mixed.clear();
+        let stats = self.movers.pairs(moving);
         self.movers_ids = self.movers.ids();
-        for &m in &self.movers_ids {
-            let Some(aabb) = self.movers.aabb(m) else { continue };
-            stats = stats.plus(self.statics.query_aabb(&aabb, &mut self.found));
-            mixed.extend(self.found.iter().map(|&s| (m, s)));
-        }
+        self.movers_boxes.clear();
+        self.movers_boxes.extend(self.movers_ids.iter().filter_map(|&m| self.movers.aabb(m)));
+        // One batch query: the static index does no per-frame work of its own, and the answers
+        // come grouped by mover (ascending ids), each group sorted, i.e. already in pair order.
+        let stats = stats.plus(self.statics.query_aabbs(&self.movers_boxes, &mut self.found));
+        mixed.clear();
+        mixed.extend(self.found.iter().map(|&(i, s)| (self.movers_ids[i], s)));
         stats
     }
 }

@@ -3,7 +3,7 @@
 //! including zero-size, huge and far-away (±1e7) boxes and reused ids.
 
 use lore_broadphase::glam::{Vec2, vec2};
-use lore_broadphase::{Aabb, Axis, BruteForce, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree};
+use lore_broadphase::{Aabb, Axis, BruteForce, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree, World};
 use proptest::prelude::*;
 
 fn indexes() -> Vec<Box<dyn SpatialIndex>> {
@@ -131,6 +131,10 @@ fn check_scene(ops: &[Op], areas: &[Aabb], points: &[(f32, f32)], rays: &[Ray]) 
             ix.query_aabb(area, &mut got);
             prop_assert_eq!(&got, &want, "{} query {:?}", name, area);
         }
+        let (mut want_batch, mut got_batch) = (Vec::new(), Vec::new());
+        reference.query_aabbs(areas, &mut want_batch);
+        ix.query_aabbs(areas, &mut got_batch);
+        prop_assert_eq!(&got_batch, &want_batch, "{} batch query", name);
         for &(x, y) in points {
             reference.query_point(vec2(x, y), &mut want).unwrap();
             ix.query_point(vec2(x, y), &mut got).unwrap();
@@ -228,4 +232,47 @@ fn readme_example_runs() -> Result<(), lore_broadphase::Error> {
     hash.pairs(&mut pairs);
     assert_eq!(pairs, [(a, b)]);
     Ok(())
+}
+
+/// `World::pairs` against the brute-force answer: mover×mover pairs and (mover, static) pairs.
+fn check_world<S: SpatialIndex, M: SpatialIndex>(
+    mut world: World<S, M>,
+    statics: &[Aabb],
+    movers: &[Aabb],
+) -> Result<(), TestCaseError> {
+    let st: Vec<ProxyId> = statics.iter().map(|a| world.statics_mut().insert(*a).unwrap()).collect();
+    let mv: Vec<ProxyId> = movers.iter().map(|a| world.movers_mut().insert(*a).unwrap()).collect();
+    let (mut want_moving, mut want_mixed) = (Vec::new(), Vec::new());
+    for (i, a) in movers.iter().enumerate() {
+        for (j, b) in movers.iter().enumerate().skip(i + 1) {
+            if a.overlaps(b) {
+                want_moving.push((mv[i], mv[j]));
+            }
+        }
+        for (j, b) in statics.iter().enumerate() {
+            if a.overlaps(b) {
+                want_mixed.push((mv[i], st[j]));
+            }
+        }
+    }
+    let (mut moving, mut mixed) = (Vec::new(), Vec::new());
+    world.pairs(&mut moving, &mut mixed);
+    prop_assert_eq!(moving, want_moving, "{} moving", world.movers().name());
+    prop_assert_eq!(mixed, want_mixed, "{} statics", world.statics().name());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn world_pairs_are_the_brute_force_pairs(
+        statics in prop::collection::vec(aabb(), 0..80),
+        movers in prop::collection::vec(aabb(), 0..40),
+    ) {
+        check_world(World::new(Grid::new(vec2(-16.0, -16.0), 2.0, 16, 16).unwrap(), Grid::new(vec2(-40.0, -40.0), 3.0, 30, 30).unwrap()), &statics, &movers)?;
+        check_world(World::new(SpatialHash::new(1.5).unwrap(), Tree::new()), &statics, &movers)?;
+        check_world(World::new(Tree::with_margin(0.0).unwrap(), Sweep::new(Axis::X)), &statics, &movers)?;
+        check_world(World::new(Sweep::new(Axis::Y), SpatialHash::with_table_size(3.0, 13).unwrap()), &statics, &movers)?;
+    }
 }
