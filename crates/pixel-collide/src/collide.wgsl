@@ -7,6 +7,7 @@ struct Draw {
     m: vec4<i32>,        // du/dx, du/dy, dv/dx, dv/dy, 16.16
     origin: vec2<i32>,   // collision pixel drawn at target pixel (0, 0)
     sprite: vec2<u32>,   // first alpha word, alpha threshold
+    mesh: vec4<u32>,     // first triangle word, triangle count, 1 for a mesh, -
 }
 
 struct Params {
@@ -20,6 +21,7 @@ struct AreaJob {
 }
 
 @group(0) @binding(0) var<storage, read> draws: array<Draw>;
+// Sprite alpha (four texels a word), then mesh triangles (eight words each, see mesh_covered).
 @group(0) @binding(1) var<storage, read> alpha: array<u32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
@@ -38,6 +40,64 @@ fn covered(d: Draw, p: vec2<i32>) -> bool {
     let word = alpha[d.sprite.x + i / 4u];
     let a = (word >> ((i % 4u) * 8u)) & 0xffu;
     return a >= d.sprite.y;
+}
+
+// Sign of a * b - c * d, exactly, for |a|, |b|, |c|, |d| < 2^19, without 64-bit integers
+// (not on every backend). b and d are split at bit 10 (b = bh * 1024 + bl, 0 <= bl < 1024), so
+// a * b - c * d = hi * 1024 + lo with hi = a * bh - c * dh and lo = a * bl - c * dl, each well
+// inside i32. Carrying lo's high bits into hi leaves 0 <= lo < 1024, and the sign is hi's, or
+// lo's when hi is 0.
+fn sign_of_cross(a: i32, b: i32, c: i32, d: i32) -> i32 {
+    let hi = a * (b >> 10u) - c * (d >> 10u);
+    let lo = a * (b & 1023) - c * (d & 1023);
+    let h = hi + (lo >> 10u);
+    if h != 0 {
+        return select(-1, 1, h > 0);
+    }
+    return select(0, 1, (lo & 1023) != 0);
+}
+
+// The CPU twin's edge test (MeshPlacement::rasterize): the centre c is strictly on the inner
+// side of edge a -> b, or exactly on it and the edge is a top or left edge.
+fn inside_edge(a: vec2<i32>, b: vec2<i32>, c: vec2<i32>, top_left: bool) -> bool {
+    let s = sign_of_cross(b.x - a.x, c.y - a.y, b.y - a.y, c.x - a.x);
+    return s > 0 || (s == 0 && top_left);
+}
+
+fn vertex(w: u32) -> vec2<i32> {
+    return vec2<i32>(bitcast<i32>(alpha[w]), bitcast<i32>(alpha[w + 1u]));
+}
+
+// Mesh coverage with the CPU twin's rule and integers: vertices in 1/16 pixel relative to the
+// bounds' corner, pixel centres, triangles already oriented (positive area) with their top-left
+// edge flags (bits 0..2 of word 6).
+fn mesh_covered(d: Draw, p: vec2<i32>) -> bool {
+    if any(p < d.bounds.xy) || any(p >= d.bounds.zw) {
+        return false;
+    }
+    let c = (p - d.bounds.xy) * 16 + vec2<i32>(8);
+    for (var t = 0u; t < d.mesh.y; t++) {
+        let w = d.mesh.x + t * 8u;
+        let v0 = vertex(w);
+        let v1 = vertex(w + 2u);
+        let v2 = vertex(w + 4u);
+        if any(c < min(min(v0, v1), v2)) || any(c > max(max(v0, v1), v2)) {
+            continue;
+        }
+        let tl = alpha[w + 6u];
+        if inside_edge(v0, v1, c, (tl & 1u) != 0u) && inside_edge(v1, v2, c, (tl & 2u) != 0u)
+            && inside_edge(v2, v0, c, (tl & 4u) != 0u) {
+            return true;
+        }
+    }
+    return false;
+}
+
+fn covers(d: Draw, p: vec2<i32>) -> bool {
+    if d.mesh.z != 0u {
+        return mesh_covered(d, p);
+    }
+    return covered(d, p);
 }
 
 struct VOut {
@@ -96,7 +156,7 @@ fn area(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) n:
     for (var y = g.y; y < h; y += n.y * 8u) {
         for (var x = g.x; x < w; x += n.x * 8u) {
             let p = job.rect.xy + vec2<i32>(i32(x), i32(y));
-            if covered(a, p) && covered(b, p) {
+            if covers(a, p) && covers(b, p) {
                 hits += 1u;
             }
         }

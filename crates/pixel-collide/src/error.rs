@@ -36,9 +36,6 @@ pub enum Error {
         /// The id.
         id: usize,
     },
-    /// The request is not supported for these objects.
-    #[error("not supported: {0}")]
-    Unsupported(&'static str),
     /// The device could not map the results buffer.
     #[error("reading the query results back failed: {0}")]
     ReadBack(String),

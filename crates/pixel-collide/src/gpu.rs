@@ -7,6 +7,11 @@
 //! slot's rectangle. Up to 255 slots share one render pass (references 1..=255, so no clear is
 //! needed between them), up to 4,096 share one query set, and the whole batch is one
 //! submission and one read-back.
+//!
+//! Exact areas, and every answer when [`GpuOptions::confirm_hits`] is on, come from a compute
+//! pass instead: one job per (object, member) pair walks the overlap of their bounds and counts
+//! the pixels both cover, coverage decided by the CPU twin's integer arithmetic (the fixed-point
+//! texel map for sprites, the snapped edge functions and top-left rule for meshes).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -29,6 +34,8 @@ struct GpuDraw {
     m: [i32; 4],
     origin: [i32; 2],
     sprite: [u32; 2],
+    /// First triangle word, triangle count, 1 for a mesh, unused.
+    mesh: [u32; 4],
 }
 
 #[repr(C)]
@@ -52,9 +59,13 @@ pub struct GpuOptions {
     /// Side of the square collision target, in pixels (a power of two, 16..=4096). Overlaps
     /// larger than this are split into several slots; the answers do not depend on it.
     pub target_size: u32,
-    /// Confirm every occlusion hit with the exact compute path before reporting it. Needed where
-    /// the occlusion query may be conservative (wgpu's GL backend uses
-    /// `ANY_SAMPLES_PASSED_CONSERVATIVE`); [`GpuCollider::new`] turns it on for GL.
+    /// Confirm hits with the exact compute path: every pair and group query is answered by the
+    /// exact shared-pixel count (one compute job per candidate member, in the same submission)
+    /// instead of the occlusion query, which is then not drawn at all. Needed where the occlusion
+    /// query may be conservative (wgpu's GL backend uses `ANY_SAMPLES_PASSED_CONSERVATIVE`):
+    /// there it could only add hits that the count would remove. The answers equal the CPU twin
+    /// on every pixel, meshes' on-edge pixel centres included. [`GpuCollider::new`] turns it on
+    /// for GL.
     pub confirm_hits: bool,
     /// Set the scissor to each slot's rectangle (the default). Off, every draw covers the whole
     /// target: the answers are the same (the tests check it), only slower.
@@ -74,22 +85,28 @@ pub struct Id(pub usize);
 #[derive(Clone, Copy, Debug)]
 enum Obj {
     Sprite(usize, Placement),
-    /// Bounds, first vertex, vertex count.
-    Mesh(PixelRect, u32, u32),
+    Mesh {
+        bounds: PixelRect,
+        /// First vertex and vertex count in `mesh_vertices` (for the rasterizer).
+        vertices: (u32, u32),
+        /// First word and triangle count of the oriented triangles in `alpha_words` (for the
+        /// exact-area pass).
+        triangles: (u32, u32),
+    },
 }
 
 impl Obj {
     fn bounds(&self) -> PixelRect {
         match self {
             Obj::Sprite(_, p) => p.bounds,
-            Obj::Mesh(b, _, _) => *b,
+            Obj::Mesh { bounds, .. } => *bounds,
         }
     }
 
     fn mesh_range(&self) -> Option<(u32, u32)> {
         match self {
             Obj::Sprite(..) => None,
-            Obj::Mesh(_, first, count) => Some((*first, *count)),
+            Obj::Mesh { vertices, .. } => Some(*vertices),
         }
     }
 }
@@ -107,7 +124,11 @@ enum Against {
 pub struct QueryBatch {
     /// Sprite → (first alpha word, index of its CPU copy).
     sprites: Vec<(u32, Sprite)>,
+    /// Sprite alpha, four texels a word.
     alpha_words: Vec<u32>,
+    /// Oriented mesh triangles for the exact-area pass, eight words each: three vertices in
+    /// 1/16 pixel (i32), top-left edge flags, padding. Uploaded after `alpha_words`.
+    mesh_words: Vec<u32>,
     objects: Vec<Obj>,
     /// Snapped mesh vertices in pixels relative to their object's anchor.
     mesh_vertices: Vec<[f32; 2]>,
@@ -144,9 +165,11 @@ impl QueryBatch {
         Ok(Id(self.objects.len() - 1))
     }
 
-    /// Places a triangle mesh at `pose` as a collision object (covered pixels decided by the
-    /// rasterizer; see [`MeshPlacement`] for how far that agrees with the CPU twin). Meshes take
-    /// part in pair and group queries, not in exact areas.
+    /// Places a triangle mesh at `pose` as a collision object. For pair and group queries its
+    /// covered pixels are decided by the rasterizer (see [`MeshPlacement`] for how far that
+    /// agrees with the CPU twin); exact areas ([`QueryBatch::area`]) and confirmed hits
+    /// ([`GpuOptions::confirm_hits`]) evaluate the CPU twin's own integer rule per pixel, so
+    /// they equal [`MeshPlacement::rasterize`] exactly.
     ///
     /// # Errors
     /// The errors of [`MeshPlacement::new`].
@@ -155,7 +178,20 @@ impl QueryBatch {
         let first = self.mesh_vertices.len() as u32;
         let scale = 1.0 / (1u32 << crate::MESH_SUBPIXEL_BITS) as f32;
         self.mesh_vertices.extend(placed.vertices.iter().map(|v| [v[0] as f32 * scale, v[1] as f32 * scale]));
-        self.objects.push(Obj::Mesh(placed.bounds, first, placed.vertices.len() as u32));
+        let first_word = self.mesh_words.len() as u32;
+        let mut count = 0;
+        for (v, top_left) in placed.oriented_triangles() {
+            // Vertices lie within the placement's bounds (at most MAX_EXTENT · 16 = 2^18): i32.
+            self.mesh_words.extend(v.iter().flat_map(|p| [p.0 as i32 as u32, p.1 as i32 as u32]));
+            let flags = top_left.iter().enumerate().map(|(i, &tl)| u32::from(tl) << i).sum::<u32>();
+            self.mesh_words.extend([flags, 0]);
+            count += 1;
+        }
+        self.objects.push(Obj::Mesh {
+            bounds: placed.bounds,
+            vertices: (first, placed.vertices.len() as u32),
+            triangles: (first_word, count),
+        });
         Ok(Id(self.objects.len() - 1))
     }
 
@@ -199,15 +235,14 @@ impl QueryBatch {
         Ok(Id(self.queries.len() - 1))
     }
 
-    /// Asks for the exact number of pixels objects `a` and `b` share (compute path).
+    /// Asks for the exact number of pixels objects `a` and `b` share (compute path; sprites
+    /// and meshes alike, each by the CPU twin's integer rule).
     ///
     /// # Errors
-    /// [`Error::UnknownId`];
-    /// [`Error::Unsupported`] when either object is a mesh.
+    /// [`Error::UnknownId`].
     pub fn area(&mut self, a: Id, b: Id) -> Result<Id, Error> {
-        if self.object(a)?.mesh_range().is_some() || self.object(b)?.mesh_range().is_some() {
-            return Err(Error::Unsupported("exact areas of meshes"));
-        }
+        self.object(a)?;
+        self.object(b)?;
         self.queries.push((a.0, Against::Area(b.0)));
         Ok(Id(self.queries.len() - 1))
     }
@@ -221,6 +256,7 @@ impl QueryBatch {
     /// them.
     pub fn clear_objects(&mut self) {
         self.objects.clear();
+        self.mesh_words.clear();
         self.mesh_vertices.clear();
         self.groups.clear();
         self.queries.clear();
@@ -229,7 +265,7 @@ impl QueryBatch {
     fn draw(&self, object: usize, origin: [i32; 2]) -> GpuDraw {
         let (sprite, p) = match &self.objects[object] {
             Obj::Sprite(sprite, p) => (sprite, p),
-            Obj::Mesh(b, _, _) => {
+            Obj::Mesh { bounds: b, triangles, .. } => {
                 return GpuDraw {
                     bounds: [b.x0, b.y0, b.x1, b.y1],
                     t0: [0; 2],
@@ -237,6 +273,7 @@ impl QueryBatch {
                     m: [0; 4],
                     origin,
                     sprite: [0; 2],
+                    mesh: [self.alpha_words.len() as u32 + triangles.0, triangles.1, 1, 0],
                 };
             }
         };
@@ -249,6 +286,7 @@ impl QueryBatch {
             m: p.m,
             origin,
             sprite: [*first, u32::from(s.threshold())],
+            mesh: [0; 4],
         }
     }
 
@@ -444,14 +482,15 @@ impl GpuCollider {
         let mut plan = Vec::with_capacity(batch.queries.len());
         for &(a, against) in &batch.queries {
             let (members, rect) = batch.candidates(a, against);
-            let mut entry =
-                QueryPlan { slots: (slots.len(), 0), jobs: (jobs.len(), 0), area: matches!(against, Against::Area(_)) };
+            let area = matches!(against, Against::Area(_));
+            let exact = area || self.options.confirm_hits;
+            let mut entry = QueryPlan { slots: (slots.len(), 0), jobs: (jobs.len(), 0), area, exact };
             if members.is_empty() || rect.is_empty() {
                 plan.push(entry);
                 continue;
             }
-            let wants_occlusion = !entry.area;
-            if wants_occlusion {
+            // Confirmed queries are answered by the exact count alone (see `GpuOptions::confirm_hits`).
+            if !exact {
                 let mut y = rect.y0;
                 while y < rect.y1 {
                     let mut x = rect.x0;
@@ -471,9 +510,7 @@ impl GpuCollider {
                 }
                 entry.slots.1 = slots.len() - entry.slots.0;
             }
-            let any_mesh = batch.objects[a].mesh_range().is_some()
-                || members.iter().any(|&m| batch.objects[m].mesh_range().is_some());
-            if entry.area || (self.options.confirm_hits && !any_mesh) {
+            if exact {
                 for &m in &members {
                     let r = batch.objects[a].bounds().intersect(&batch.objects[m].bounds());
                     let da = draws.len() as u32;
@@ -495,6 +532,7 @@ impl GpuCollider {
             usage: wgpu::BufferUsages::STORAGE,
         });
         let mut alpha = batch.alpha_words.clone();
+        alpha.extend(&batch.mesh_words);
         if alpha.is_empty() {
             alpha.push(0);
         }
@@ -695,7 +733,10 @@ impl GpuCollider {
 struct QueryPlan {
     slots: (usize, usize),
     jobs: (usize, usize),
+    /// An area query.
     area: bool,
+    /// Answered by the exact count (area queries, and every query when confirming hits).
+    exact: bool,
 }
 
 /// A batch recorded into a caller's encoder, not yet read back.
@@ -804,13 +845,8 @@ impl Pending {
                 let occluded = (p.slots.0..p.slots.0 + p.slots.1).any(|s| occ.get(s).is_some_and(|&v| v != 0));
                 let area: u64 =
                     (p.jobs.0..p.jobs.0 + p.jobs.1).map(|j| u64::from(cnt.get(j).copied().unwrap_or(0))).sum();
-                if p.area {
-                    Answer { overlaps: area > 0, area: Some(area) }
-                } else if p.jobs.1 > 0 {
-                    Answer { overlaps: occluded && area > 0, area: None }
-                } else {
-                    Answer { overlaps: occluded, area: None }
-                }
+                let overlaps = if p.exact { area > 0 } else { occluded };
+                Answer { overlaps, area: p.area.then_some(area) }
             })
             .collect();
         Ok(Results { answers })

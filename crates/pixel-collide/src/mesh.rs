@@ -104,24 +104,36 @@ impl MeshPlacement {
         Ok(Self { bounds, vertices })
     }
 
-    /// Rasterizes on the CPU: pixel centres strictly inside a triangle, ties by the top-left
-    /// rule (exact integer edge functions).
-    pub fn rasterize(&self) -> Mask {
-        let mut mask = Mask::empty(self.bounds);
-        let half = 1i64 << (MESH_SUBPIXEL_BITS - 1);
-        for t in self.vertices.chunks_exact(3) {
+    /// The triangles as the coverage rule sees them: degenerate ones dropped, the others
+    /// ordered so that their doubled area is positive (clockwise on the y-down screen), with a
+    /// flag per edge `(v0, v1)`, `(v1, v2)`, `(v2, v0)` telling whether it is a top or left edge.
+    /// Both the CPU twin and the GPU's exact-area pass use exactly these.
+    pub(crate) fn oriented_triangles(&self) -> impl Iterator<Item = ([(i64, i64); 3], [bool; 3])> + '_ {
+        self.vertices.chunks_exact(3).filter_map(|t| {
             let mut v = [t[0], t[1], t[2]].map(|p| (i64::from(p[0]), i64::from(p[1])));
             let area = (v[1].0 - v[0].0) * (v[2].1 - v[0].1) - (v[1].1 - v[0].1) * (v[2].0 - v[0].0);
             if area == 0 {
-                continue;
+                return None;
             }
             if area < 0 {
                 v.swap(1, 2);
             }
             // With y down and positive area, the triangle runs clockwise on screen. An edge is
             // "top" when horizontal and going right, "left" when going up (dy < 0).
+            let top_left =
+                [(v[0], v[1]), (v[1], v[2]), (v[2], v[0])].map(|(a, b)| (a.1 == b.1 && b.0 > a.0) || b.1 < a.1);
+            Some((v, top_left))
+        })
+    }
+
+    /// Rasterizes on the CPU: pixel centres strictly inside a triangle, ties by the top-left
+    /// rule (exact integer edge functions). The GPU's exact-area pass
+    /// ([`QueryBatch::area`](crate::QueryBatch::area)) evaluates the same rule per pixel.
+    pub fn rasterize(&self) -> Mask {
+        let mut mask = Mask::empty(self.bounds);
+        let half = 1i64 << (MESH_SUBPIXEL_BITS - 1);
+        for (v, top_left) in self.oriented_triangles() {
             let edges = [(v[0], v[1]), (v[1], v[2]), (v[2], v[0])];
-            let top_left = edges.map(|(a, b)| (a.1 == b.1 && b.0 > a.0) || b.1 < a.1);
             let lo_x = v.iter().map(|p| p.0).min().unwrap_or(0) >> MESH_SUBPIXEL_BITS;
             let hi_x = v.iter().map(|p| p.0).max().unwrap_or(0) >> MESH_SUBPIXEL_BITS;
             let lo_y = v.iter().map(|p| p.1).min().unwrap_or(0) >> MESH_SUBPIXEL_BITS;
@@ -172,6 +184,43 @@ impl MeshPlacement {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// `sign_of_cross` of collide.wgsl, line for line, in i32 (debug builds panic on overflow,
+    /// so this also shows the shader's intermediate values fit).
+    fn shader_sign_of_cross(a: i32, b: i32, c: i32, d: i32) -> i32 {
+        let hi = a * (b >> 10) - c * (d >> 10);
+        let lo = a * (b & 1023) - c * (d & 1023);
+        let h = hi + (lo >> 10);
+        if h != 0 {
+            return if h > 0 { 1 } else { -1 };
+        }
+        i32::from((lo & 1023) != 0)
+    }
+
+    /// The largest magnitude the shader sees: coordinates within MAX_EXTENT pixels in 1/16.
+    const LIMIT: i32 = 1 << 19;
+
+    proptest! {
+        #[test]
+        fn shader_edge_sign_is_exact(a in -LIMIT + 1..LIMIT, b in -LIMIT + 1..LIMIT, c in -LIMIT + 1..LIMIT, d in -LIMIT + 1..LIMIT) {
+            let exact = (i64::from(a) * i64::from(b) - i64::from(c) * i64::from(d)).signum() as i32;
+            prop_assert_eq!(shader_sign_of_cross(a, b, c, d), exact);
+        }
+
+        #[test]
+        fn shader_edge_sign_is_exact_on_ties(a in -LIMIT + 1..LIMIT, b in -LIMIT + 1..LIMIT, k in -3i32..=3) {
+            // a·b − a·b = 0, and neighbours of it (c = a, d = b + k) differ by a·k.
+            let d = (b + k).clamp(-LIMIT + 1, LIMIT - 1);
+            let exact = (i64::from(a) * i64::from(b) - i64::from(a) * i64::from(d)).signum() as i32;
+            prop_assert_eq!(shader_sign_of_cross(a, b, a, d), exact);
+        }
+    }
+
+    #[test]
+    fn coordinates_stay_within_the_shader_limit() {
+        assert!((crate::MAX_EXTENT as i64 + 1) << MESH_SUBPIXEL_BITS < i64::from(LIMIT));
+    }
 
     #[test]
     fn square_mesh_covers_its_pixels_once() {
