@@ -3,7 +3,8 @@
 //! Scenes (f32, one core): boxes of half extent 0.5–2.0 in a square world sized for about 2.8
 //! overlaps per box, every box moving every frame (time = update of every box + the full pair
 //! set); 100k static tiles + 1k movers (time = moving×moving + moving×static pairs); first-hit
-//! rays against 25k tiles. The pair sets (and ray hits) of every contender are checked equal
+//! rays against 25k tiles; the moving scene's boxes gathered into Gaussian blobs ("clustered")
+//! and with one box in 200 made huge ("mixed"), 10k boxes each. The pair sets (and ray hits) of every contender are checked equal
 //! before anything is timed.
 //!
 //! Run: `cargo bench -p lore-benches --bench broadphase`
@@ -46,6 +47,34 @@ impl Scene {
             vel.push(vec2(rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05)));
         }
         Self { centers, halves, vel, side }
+    }
+
+    /// The uniform scene's boxes gathered into Gaussian blobs: 20 boxes per blob on average,
+    /// standard deviation 4 world units, blob centres uniform over the same square (boxes
+    /// clamped into it).
+    fn clustered(n: usize, seed: u64) -> Self {
+        let mut s = Self::new(n, seed);
+        let mut rng = Pcg64::seed_from_u64(seed ^ 0xb10b);
+        let blobs: Vec<Vec2> =
+            (0..n.div_ceil(20)).map(|_| vec2(rng.random_range(0.0..s.side), rng.random_range(0.0..s.side))).collect();
+        for c in &mut s.centers {
+            // Box-Muller: two uniform numbers give two independent normal ones.
+            let (u, v): (f32, f32) = (rng.random_range(1e-7..1.0), rng.random_range(0.0..std::f32::consts::TAU));
+            let r = 4.0 * (-2.0 * u.ln()).sqrt();
+            let blob = blobs[rng.random_range(0..blobs.len())];
+            *c = (blob + r * Vec2::from_angle(v)).clamp(Vec2::ZERO, Vec2::splat(s.side));
+        }
+        s
+    }
+
+    /// The uniform scene with one box in 200 made huge (half extents 10–40).
+    fn mixed(n: usize, seed: u64) -> Self {
+        let mut s = Self::new(n, seed);
+        let mut rng = Pcg64::seed_from_u64(seed ^ 0x5123);
+        for h in s.halves.iter_mut().step_by(200) {
+            *h = vec2(rng.random_range(10.0..40.0), rng.random_range(10.0..40.0));
+        }
+        s
     }
 
     /// One frame of motion, bouncing off the world's sides.
@@ -170,86 +199,102 @@ fn grid_for(scene: &Scene, cell: f32) -> Grid {
     Grid::covering(area, cell).unwrap()
 }
 
-fn moving(c: &mut Criterion) {
-    let mut g = config(c);
-    for n in [1_000usize, 10_000, 100_000] {
-        let base = Scene::new(n, 7);
-        // Same pairs from everyone, checked on frame 1 before timing.
-        {
-            let mut s = base.clone();
-            s.step();
-            let mut grid = Lore::new(grid_for(&s, 2.5), &base);
-            grid.frame(&s);
-            let want = grid.pair_set();
-            let mut hash = Lore::new(SpatialHash::new(2.5).unwrap(), &base);
-            hash.frame(&s);
-            assert_eq!(hash.pair_set(), want, "hash");
-            let mut tree = Lore::new(Tree::new(), &base);
-            tree.frame(&s);
-            assert_eq!(tree.pair_set(), want, "tree");
-            let mut sweep = Lore::new(Sweep::new(Axis::X), &base);
-            sweep.frame(&s);
-            assert_eq!(sweep.pair_set(), want, "sweep");
-            let mut parry = Parry::new(&base);
-            parry.frame(&s);
-            assert_eq!(sorted(parry.pairs.clone()), want, "parry");
-            let mut rp = Vec::new();
-            rstar_frame(&s, &mut rp);
-            assert_eq!(sorted(rp), want, "rstar");
-            eprintln!("{n} boxes: {} pairs ({:.2} per box)", want.len(), 2.0 * want.len() as f64 / n as f64);
-        }
-        let label = format!("{}k", n / 1000);
-        for cell in [2.5f32, 4.0] {
-            let mut s = base.clone();
-            let mut lore = Lore::new(grid_for(&s, cell), &s);
-            g.bench_function(BenchmarkId::new(format!("moving/lore-grid-{cell}"), &label), |b| {
-                b.iter(|| {
-                    s.step();
-                    black_box(lore.frame(&s))
-                })
-            });
-        }
+/// Checks every contender's pair set on frame 1, then times each on the same frames.
+fn bench_scene(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    scene: &str,
+    label: &str,
+    base: &Scene,
+) {
+    let n = base.centers.len();
+    {
         let mut s = base.clone();
-        let mut lore = Lore::new(SpatialHash::new(2.5).unwrap(), &s);
-        g.bench_function(BenchmarkId::new("moving/lore-hash", &label), |b| {
-            b.iter(|| {
-                s.step();
-                black_box(lore.frame(&s))
-            })
-        });
-        let mut s = base.clone();
-        let mut lore = Lore::new(Tree::new(), &s);
-        g.bench_function(BenchmarkId::new("moving/lore-tree", &label), |b| {
-            b.iter(|| {
-                s.step();
-                black_box(lore.frame(&s))
-            })
-        });
-        let mut s = base.clone();
-        let mut lore = Lore::new(Sweep::new(Axis::X), &s);
-        g.bench_function(BenchmarkId::new("moving/lore-sweep", &label), |b| {
-            b.iter(|| {
-                s.step();
-                black_box(lore.frame(&s))
-            })
-        });
-        let mut s = base.clone();
-        let mut parry = Parry::new(&s);
-        g.bench_function(BenchmarkId::new("moving/parry2d-bvh", &label), |b| {
-            b.iter(|| {
-                s.step();
-                black_box(parry.frame(&s))
-            })
-        });
-        let mut s = base.clone();
+        s.step();
+        let mut grid = Lore::new(grid_for(&s, 2.5), base);
+        grid.frame(&s);
+        let want = grid.pair_set();
+        let mut hash = Lore::new(SpatialHash::new(2.5).unwrap(), base);
+        hash.frame(&s);
+        assert_eq!(hash.pair_set(), want, "hash");
+        let mut tree = Lore::new(Tree::new(), base);
+        tree.frame(&s);
+        assert_eq!(tree.pair_set(), want, "tree");
+        let mut sweep = Lore::new(Sweep::new(Axis::X), base);
+        sweep.frame(&s);
+        assert_eq!(sweep.pair_set(), want, "sweep");
+        let mut parry = Parry::new(base);
+        parry.frame(&s);
+        assert_eq!(sorted(parry.pairs.clone()), want, "parry");
         let mut rp = Vec::new();
-        g.bench_function(BenchmarkId::new("moving/rstar", &label), |b| {
+        rstar_frame(&s, &mut rp);
+        assert_eq!(sorted(rp), want, "rstar");
+        eprintln!("{scene} {n} boxes: {} pairs ({:.2} per box)", want.len(), 2.0 * want.len() as f64 / n as f64);
+    }
+    for cell in [2.5f32, 4.0] {
+        let mut s = base.clone();
+        let mut lore = Lore::new(grid_for(&s, cell), &s);
+        g.bench_function(BenchmarkId::new(format!("{scene}/lore-grid-{cell}"), label), |b| {
             b.iter(|| {
                 s.step();
-                black_box(rstar_frame(&s, &mut rp))
+                black_box(lore.frame(&s))
             })
         });
     }
+    let mut s = base.clone();
+    let mut lore = Lore::new(SpatialHash::new(2.5).unwrap(), &s);
+    g.bench_function(BenchmarkId::new(format!("{scene}/lore-hash"), label), |b| {
+        b.iter(|| {
+            s.step();
+            black_box(lore.frame(&s))
+        })
+    });
+    let mut s = base.clone();
+    let mut lore = Lore::new(Tree::new(), &s);
+    g.bench_function(BenchmarkId::new(format!("{scene}/lore-tree"), label), |b| {
+        b.iter(|| {
+            s.step();
+            black_box(lore.frame(&s))
+        })
+    });
+    let mut s = base.clone();
+    let mut lore = Lore::new(Sweep::new(Axis::X), &s);
+    g.bench_function(BenchmarkId::new(format!("{scene}/lore-sweep"), label), |b| {
+        b.iter(|| {
+            s.step();
+            black_box(lore.frame(&s))
+        })
+    });
+    let mut s = base.clone();
+    let mut parry = Parry::new(&s);
+    g.bench_function(BenchmarkId::new(format!("{scene}/parry2d-bvh"), label), |b| {
+        b.iter(|| {
+            s.step();
+            black_box(parry.frame(&s))
+        })
+    });
+    let mut s = base.clone();
+    let mut rp = Vec::new();
+    g.bench_function(BenchmarkId::new(format!("{scene}/rstar"), label), |b| {
+        b.iter(|| {
+            s.step();
+            black_box(rstar_frame(&s, &mut rp))
+        })
+    });
+}
+
+fn moving(c: &mut Criterion) {
+    let mut g = config(c);
+    for n in [1_000usize, 10_000, 100_000] {
+        bench_scene(&mut g, "moving", &format!("{}k", n / 1000), &Scene::new(n, 7));
+    }
+    g.finish();
+}
+
+/// Clustered (Gaussian blobs) and mixed-size (one box in 200 huge) scenes, 10k boxes.
+fn shapes(c: &mut Criterion) {
+    let mut g = config(c);
+    bench_scene(&mut g, "clustered", "10k", &Scene::clustered(10_000, 7));
+    bench_scene(&mut g, "mixed", "10k", &Scene::mixed(10_000, 7));
     g.finish();
 }
 
@@ -505,5 +550,5 @@ fn rays(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, moving, static_world, rays);
+criterion_group!(group, moving, shapes, static_world, rays);
 criterion_main!(group);

@@ -665,17 +665,15 @@ impl<M: CellMap> Cells<M> {
             }
         }
         for &a in &self.big {
-            // A big box is tested against every other box (big pairs once: from the smaller).
+            // A big box is a box query over its cells (or a scan of all boxes when it covers
+            // more cells than there are boxes); two big boxes pair once, from the smaller.
             let box_a = self.slots.aabbs[a as usize];
-            for b in 0..self.slots.capacity() as u32 {
-                if b == a || !self.slots.is_live(b) || (self.is_big[b as usize] && b < a) {
-                    continue;
-                }
-                stats.candidates += 1;
-                if box_a.overlaps(&self.slots.aabbs[b as usize]) {
+            let is_big = &self.is_big;
+            self.collect(&box_a, &mut stats, &mut |b| {
+                if !is_big[b as usize] || b > a {
                     packed.push(pack(a, b));
                 }
-            }
+            });
         }
         radix_sort(&mut packed, &mut self.scratch_keys, 2 * bits);
         let mask = (1u64 << bits) - 1;
