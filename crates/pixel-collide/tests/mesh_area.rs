@@ -92,6 +92,8 @@ enum Other {
 
 /// One case: a mesh against a sprite or another mesh, with the CPU twin's masks.
 struct Case {
+    a: Id,
+    b: Id,
     cpu_a: Mask,
     cpu_b: Mask,
     ties: Mask,
@@ -108,7 +110,7 @@ fn add_case(batch: &mut QueryBatch, sprites: &[(Id, Sprite)], mesh: &Mesh, pose:
         Other::Mesh(m, p) => (batch.add_mesh(&m, p).unwrap(), MeshPlacement::new(&m, p).unwrap().rasterize()),
     };
     let (area, pair_ab, pair_ba) = (batch.area(a, b).unwrap(), batch.pair(a, b).unwrap(), batch.pair(b, a).unwrap());
-    Case { cpu_a: placed.rasterize(), cpu_b, ties: placed.tie_pixels(), area, pair_ab, pair_ba }
+    Case { a, b, cpu_a: placed.rasterize(), cpu_b, ties: placed.tie_pixels(), area, pair_ab, pair_ba }
 }
 
 /// 400 mesh/sprite and 400 mesh/mesh pairs in one batch: the GPU's exact area equals the CPU
@@ -144,7 +146,24 @@ fn random_mesh_pairs_have_the_cpu_twin_area() {
         };
         cases.push(add_case(&mut batch, &sprites, &mesh, pose, other));
     }
+    // Group queries: the mesh of every 4th pair against the other objects of the next three
+    // pairs (sprites or meshes), and that pair's other object against their three meshes.
+    let mut groups = Vec::new();
+    for k in (0..796).step_by(4) {
+        let next = &cases[k + 1..k + 4];
+        let g = batch.add_group(&next.iter().map(|c| c.b).collect::<Vec<_>>()).unwrap();
+        let expect = next.iter().any(|c| cases[k].cpu_a.overlaps(&c.cpu_b));
+        groups.push((batch.group(cases[k].a, g).unwrap(), expect));
+        let g = batch.add_group(&next.iter().map(|c| c.a).collect::<Vec<_>>()).unwrap();
+        let expect = next.iter().any(|c| cases[k].cpu_b.overlaps(&c.cpu_a));
+        groups.push((batch.group(cases[k].b, g).unwrap(), expect));
+    }
     let exact = confirming(128).run(&g.device, &g.queue, &batch).unwrap();
+    for (i, &(q, expect)) in groups.iter().enumerate() {
+        assert_eq!(exact.overlaps(q), expect, "confirmed group query {i}");
+    }
+    let group_hits = groups.iter().filter(|g| g.1).count();
+    assert!(group_hits > 40 && group_hits < 360, "group hits {group_hits} of {}", groups.len());
     let by_default = GpuCollider::new(&g.device);
     assert_eq!(by_default.options().confirm_hits, is_gl(), "GpuCollider::new confirms hits on GL only");
     let default_results = by_default.run(&g.device, &g.queue, &batch).unwrap();
@@ -169,8 +188,9 @@ fn random_mesh_pairs_have_the_cpu_twin_area() {
         }
     }
     eprintln!(
-        "mesh pairs: 800 exact areas equal the CPU twin; {hits} overlap; {tie_hits} share an on-edge pixel centre; \
-         {unconfirmed_differ} of 1600 default answers differ (rasterizer tie rule)"
+        "mesh pairs: {group_hits} of {} confirmed group queries hit; 800 exact areas equal the CPU twin; {hits} overlap; {tie_hits} share an on-edge pixel centre; \
+         {unconfirmed_differ} of 1600 default answers differ (rasterizer tie rule)",
+        groups.len()
     );
     assert!(hits > 200 && hits < 700, "too few or too many hits to mean anything: {hits}");
     assert!(tie_hits > 30, "too few pairs sharing tie pixels to mean anything: {tie_hits}");
