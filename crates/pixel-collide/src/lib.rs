@@ -21,6 +21,13 @@
 //! contract is `overlaps: bool`; exact pixel counts come from a compute pass
 //! ([`QueryBatch::area`]), which also confirms hits on the GL backend.
 //!
+//! Triangle meshes ([`Mesh`], [`QueryBatch::add_mesh`]) take part in every query. Their
+//! vertices are snapped to 1/16 pixel; the CPU twin ([`MeshPlacement::rasterize`]) covers pixel
+//! centres inside a triangle with exact integer edge functions and the top-left rule for
+//! centres on an edge. Exact areas and confirmed hits evaluate that same rule in the compute
+//! pass (equal on every pixel); unconfirmed occlusion queries rasterize the mesh and may differ
+//! only on pixels whose centre lies exactly on an edge ([`MeshPlacement::tie_pixels`]).
+//!
 //! [`shapes`] turns a mask into greedy rectangles or outline loops for a broadphase or a
 //! polygon collider.
 //!

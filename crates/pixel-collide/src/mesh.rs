@@ -1,12 +1,15 @@
-//! Triangle meshes as collision objects: coverage by the rasterizer, vertices snapped first.
+//! Triangle meshes as collision objects: vertices snapped first, coverage by exact integer edge
+//! functions.
 //!
 //! A mesh's triangles are posed like a sprite (its local origin goes to `pose.position`), then
 //! every vertex is snapped to 1/16 pixel ([`MESH_SUBPIXEL_BITS`] = 4, the least sub-pixel
 //! precision Vulkan allows), so a GPU with 4 or more sub-pixel bits sees exactly the vertices the
 //! CPU twin sees. A pixel is covered when its centre is strictly inside a triangle; a centre
-//! exactly on an edge is decided by the top-left rule on the CPU, and by the GPU's own tie rule
-//! (Vulkan leaves it to the implementation), so GPU and CPU may disagree only on pixels whose
-//! centre lies exactly on an edge. The tests measure that rate.
+//! exactly on an edge is decided by the top-left rule on the CPU. The GPU's exact-area pass (and
+//! confirmed hits) evaluate that same rule with the same integers, so they equal the CPU twin on
+//! every pixel. Unconfirmed pair and group queries go through the rasterizer, whose tie rule is
+//! the implementation's (Vulkan leaves it open): there GPU and CPU may disagree only on pixels
+//! whose centre lies exactly on an edge. The tests measure that rate.
 
 use glam::Vec2;
 
