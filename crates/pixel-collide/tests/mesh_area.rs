@@ -1,8 +1,8 @@
 //! Exact areas and confirmed hits for triangle meshes: the GPU's compute pass against the CPU
 //! twin (`MeshPlacement::rasterize`), on whatever adapter `Gpu::headless` finds (lavapipe on a
-//! machine without a GPU; run with `WGPU_BACKEND=gl` for llvmpipe through GL, where
-//! `GpuCollider::new` confirms hits). Without an adapter these tests fail with a message naming
-//! `mesa-vulkan-drivers`.
+//! machine without a GPU), and again on wgpu's GL backend (llvmpipe through EGL there), where
+//! `GpuCollider::new` confirms hits. Without an adapter these tests fail with a message naming
+//! the package to install.
 
 use std::sync::OnceLock;
 
@@ -19,15 +19,28 @@ fn gpu() -> &'static Gpu {
     })
 }
 
-fn confirming(target: u32) -> GpuCollider {
-    GpuCollider::with_options(
-        &gpu().device,
-        GpuOptions { target_size: target, confirm_hits: true, ..Default::default() },
-    )
+/// A device on wgpu's GL backend, whatever `WGPU_BACKEND` says: the backend whose occlusion
+/// queries are conservative, so `GpuCollider::new` confirms hits there.
+fn gl_gpu() -> &'static Gpu {
+    static GPU: OnceLock<Gpu> = OnceLock::new();
+    GPU.get_or_init(|| {
+        let descriptor = wgpu::InstanceDescriptor {
+            backends: wgpu::Backends::GL,
+            ..wgpu::InstanceDescriptor::new_without_display_handle_from_env()
+        };
+        let g = Gpu::from_instance(wgpu::Instance::new(descriptor), None)
+            .expect("a GL adapter (Mesa's llvmpipe through EGL: libegl-mesa0 and libgl1-mesa-dri)");
+        eprintln!("adapter: {}", g.describe());
+        g
+    })
 }
 
-fn is_gl() -> bool {
-    gpu().adapter.get_info().backend == wgpu::Backend::Gl
+fn confirming(g: &Gpu, target: u32) -> GpuCollider {
+    GpuCollider::with_options(&g.device, GpuOptions { target_size: target, confirm_hits: true, ..Default::default() })
+}
+
+fn is_gl(g: &Gpu) -> bool {
+    g.adapter.get_info().backend == wgpu::Backend::Gl
 }
 
 /// A small deterministic generator (PCG-style LCG, high bits), so the cases are the same on
@@ -113,11 +126,31 @@ fn add_case(batch: &mut QueryBatch, sprites: &[(Id, Sprite)], mesh: &Mesh, pose:
     Case { a, b, cpu_a: placed.rasterize(), cpu_b, ties: placed.tie_pixels(), area, pair_ab, pair_ba }
 }
 
-/// 400 mesh/sprite and 400 mesh/mesh pairs in one batch: the GPU's exact area equals the CPU
-/// twin's for every pair, tie pixels included, and confirmed yes/no equals `area > 0`.
 #[test]
 fn random_mesh_pairs_have_the_cpu_twin_area() {
-    let g = gpu();
+    random_mesh_pairs(gpu());
+}
+
+#[test]
+fn random_mesh_pairs_have_the_cpu_twin_area_on_gl() {
+    assert!(is_gl(gl_gpu()));
+    random_mesh_pairs(gl_gpu());
+}
+
+#[test]
+fn hand_made_mesh_cases() {
+    hand_made(gpu());
+}
+
+#[test]
+fn hand_made_mesh_cases_on_gl() {
+    assert!(is_gl(gl_gpu()));
+    hand_made(gl_gpu());
+}
+
+/// 400 mesh/sprite and 400 mesh/mesh pairs in one batch: the GPU's exact area equals the CPU
+/// twin's for every pair, tie pixels included, and confirmed yes/no equals `area > 0`.
+fn random_mesh_pairs(g: &Gpu) {
     let mut rng = Lcg(0x5eed_0009);
     let mut batch = QueryBatch::new();
     let sprites: Vec<(Id, Sprite)> = (0..4)
@@ -158,14 +191,14 @@ fn random_mesh_pairs_have_the_cpu_twin_area() {
         let expect = next.iter().any(|c| cases[k].cpu_b.overlaps(&c.cpu_a));
         groups.push((batch.group(cases[k].b, g).unwrap(), expect));
     }
-    let exact = confirming(128).run(&g.device, &g.queue, &batch).unwrap();
+    let exact = confirming(g, 128).run(&g.device, &g.queue, &batch).unwrap();
     for (i, &(q, expect)) in groups.iter().enumerate() {
         assert_eq!(exact.overlaps(q), expect, "confirmed group query {i}");
     }
     let group_hits = groups.iter().filter(|g| g.1).count();
     assert!(group_hits > 40 && group_hits < 360, "group hits {group_hits} of {}", groups.len());
     let by_default = GpuCollider::new(&g.device);
-    assert_eq!(by_default.options().confirm_hits, is_gl(), "GpuCollider::new confirms hits on GL only");
+    assert_eq!(by_default.options().confirm_hits, is_gl(g), "GpuCollider::new confirms hits on GL only");
     let default_results = by_default.run(&g.device, &g.queue, &batch).unwrap();
     let (mut hits, mut tie_hits, mut unconfirmed_differ) = (0, 0, 0);
     for (i, c) in cases.iter().enumerate() {
@@ -181,7 +214,7 @@ fn random_mesh_pairs_have_the_cpu_twin_area() {
         for answer in [default_results.overlaps(c.pair_ab), default_results.overlaps(c.pair_ba)] {
             if answer != (cpu > 0) {
                 // Only the rasterizer's own tie rule may differ (never with confirmation on).
-                assert!(!is_gl(), "pair {i}: GL answer not confirmed");
+                assert!(!is_gl(g), "pair {i}: GL answer not confirmed");
                 assert!(c.ties.overlaps(&c.cpu_b), "pair {i}: rasterizer differs with no tie pixel");
                 unconfirmed_differ += 1;
             }
@@ -206,9 +239,7 @@ fn rect_mesh(x0: f32, y0: f32, x1: f32, y1: f32) -> Mesh {
 /// Hand-made cases, each with the expected area written down and checked against the CPU twin
 /// too: shared edges, pixel centres exactly on edges, one-pixel overlaps, touching edges,
 /// objects far off-screen, a mesh 16,000 pixels long (edge functions beyond 32 bits).
-#[test]
-fn hand_made_mesh_cases() {
-    let g = gpu();
+fn hand_made(g: &Gpu) {
     let mut b = QueryBatch::new();
     let square = Sprite::from_fn(8, 8, |_, _| true).unwrap();
     let big = Sprite::from_fn(16, 16, |_, _| true).unwrap();
@@ -266,7 +297,7 @@ fn hand_made_mesh_cases() {
         pending.into_iter().map(|(name, x, y, expect)| (name, b.area(x.0, y.0).unwrap(), expect, x.1, y.1)).collect();
     // The exact-area pass does not use the collision target; two sizes show it.
     for target in [16, 512] {
-        let r = confirming(target).run(&g.device, &g.queue, &b).unwrap();
+        let r = confirming(g, target).run(&g.device, &g.queue, &b).unwrap();
         for (name, q, expect, x, y) in &cases {
             assert_eq!(x.overlap_area(y), *expect, "{name}: the CPU twin");
             assert_eq!(r.area(*q), Some(*expect), "{name}: the GPU (target {target})");
