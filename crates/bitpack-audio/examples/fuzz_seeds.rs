@@ -25,6 +25,11 @@ fn signals() -> Vec<(&'static str, Vec<i16>)> {
             "two-sines",
             (0..320).map(|i| ((i as f64 * 0.031).sin() * 9000.0 + (i as f64 * 0.173).sin() * 4000.0) as i16).collect(),
         ),
+        // Long and smooth enough for the LPC method (3) at `Effort::Max`.
+        (
+            "lpc",
+            (0..1024).map(|i| ((i as f64 * 0.031).sin() * 9000.0 + (i as f64 * 0.173).sin() * 4000.0) as i16).collect(),
+        ),
         ("quiet", sine(200, 0.2, 6.0)),
         ("noise", (0..160).map(|_| next()).collect()),
         ("eight-bit", (0..128).map(|i| (((i * 7) % 200) as i16 - 100) << 8).collect()),
@@ -56,7 +61,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let audio = Audio { sample_rate: 8000, channels, bits: if eight { 8 } else { 16 }, samples };
             for (e, effort) in [("classic", Effort::Classic), ("fast", Effort::Fast), ("max", Effort::Max)] {
-                let file = container::encode(&audio, Settings { effort, chunk_frames: 64 })?;
+                let file = container::encode(
+                    &audio,
+                    Settings { effort, chunk_frames: if name == "lpc" { 1024 } else { 64 } },
+                )?;
                 let tag = format!("{name}-{stereo}-{e}");
                 write(decode, &format!("{tag}.bpk"), &file);
                 write(crc, &format!("{tag}.bpk"), &file);
