@@ -489,7 +489,8 @@ impl GpuCollider {
                 plan.push(entry);
                 continue;
             }
-            // Confirmed queries are answered by the exact count alone (see `GpuOptions::confirm_hits`).
+            // Occlusion slots, or compute jobs for exact areas and confirmed queries (answered by
+            // the exact count alone, see `GpuOptions::confirm_hits`).
             if !exact {
                 let mut y = rect.y0;
                 while y < rect.y1 {
@@ -509,8 +510,7 @@ impl GpuCollider {
                     y += side;
                 }
                 entry.slots.1 = slots.len() - entry.slots.0;
-            }
-            if exact {
+            } else {
                 for &m in &members {
                     let r = batch.objects[a].bounds().intersect(&batch.objects[m].bounds());
                     let da = draws.len() as u32;
