@@ -263,7 +263,6 @@ pub(crate) struct Cells<M: CellMap> {
     /// Union of all live boxes at the last reindex (rays are clipped to it).
     bounds: Option<Aabb>,
     dirty: bool,
-    cursor: Vec<u32>,
     packed: Vec<u64>,
     scratch_keys: Vec<u64>,
 }
@@ -282,7 +281,6 @@ impl<M: CellMap> Cells<M> {
             stamp: 0,
             bounds: None,
             dirty: true,
-            cursor: Vec::new(),
             packed: Vec::new(),
             scratch_keys: Vec::new(),
         }
@@ -341,13 +339,13 @@ impl<M: CellMap> Cells<M> {
                     // A grid row of the range is a run of consecutive buckets.
                     let width = (x1 - x0) as usize + 1;
                     for y in y0..=y1 {
-                        let row = self.map.bucket(x0, y) + 1;
+                        let row = self.map.bucket(x0, y);
                         self.starts[row..row + width].iter_mut().for_each(|c| *c += 1);
                     }
                 } else {
                     for y in y0..=y1 {
                         for x in x0..=x1 {
-                            self.starts[self.map.bucket(x, y) + 1] += 1;
+                            self.starts[self.map.bucket(x, y)] += 1;
                         }
                     }
                 }
@@ -358,18 +356,19 @@ impl<M: CellMap> Cells<M> {
             }
             self.map.resize(entries);
         };
+        // Counts become the end of each bucket's run; the fill below moves them back to the
+        // starts (a counting sort with no separate cursor array).
         let buckets = self.map.buckets();
-        for b in 0..buckets {
-            self.starts[b + 1] += self.starts[b];
+        for b in 1..buckets {
+            self.starts[b] += self.starts[b - 1];
         }
+        self.starts[buckets] = entries as u32;
         let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: [0; 2] };
         // Every item is overwritten below: only the length needs setting.
         self.items.resize(entries, filler);
         // Fill each bucket from its back, slots in descending order, so each bucket lists its
         // slots ascending.
-        let mut cursor = core::mem::take(&mut self.cursor);
-        cursor.clear();
-        cursor.extend_from_slice(&self.starts[1..]);
+        let cursor = &mut self.starts;
         for s in (0..n as u32).rev() {
             if !self.slots.is_live(s) || self.is_big[s as usize] {
                 continue;
@@ -398,7 +397,6 @@ impl<M: CellMap> Cells<M> {
                 }
             }
         }
-        self.cursor = cursor;
         self.dirty = false;
     }
 
@@ -639,11 +637,12 @@ impl<M: CellMap> Cells<M> {
         let pack = |a: u32, b: u32| {
             if a < b { (u64::from(a) << bits) | u64::from(b) } else { (u64::from(b) << bits) | u64::from(a) }
         };
-        for b in 0..self.map.buckets() {
-            let items = &self.items[self.starts[b] as usize..self.starts[b + 1] as usize];
-            if items.len() < 2 {
+        for run in self.starts.windows(2) {
+            let (lo, hi) = (run[0] as usize, run[1] as usize);
+            if hi < lo + 2 {
                 continue;
             }
+            let items = &self.items[lo..hi];
             stats.visited += 1;
             for (i, p) in items.iter().enumerate() {
                 let rest = &items[i + 1..];
