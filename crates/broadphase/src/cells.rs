@@ -12,15 +12,16 @@
 //! array with a copy of each box beside its slot. A proxy met twice in one query (it spans
 //! several cells, or the hash put two of its cells in one bucket) is reported once thanks to
 //! a per-proxy query stamp. A box spanning more than [`BIG_CELLS`] cells is kept aside in a
-//! short list tested against everything instead, so one huge box cannot flood the table.
+//! short list instead, so one huge box cannot flood the table: every query tests that list,
+//! and `pairs` finds a big box's partners with one box query over its cells.
 
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
 use glam::Vec2;
 
-/// A box spanning more cells than this is kept in the "big" list (tested against everything)
-/// instead of being listed cell by cell.
+/// A box spanning more cells than this is kept in the "big" list (tested by every query, paired
+/// by a box query of its own) instead of being listed cell by cell.
 pub const BIG_CELLS: u64 = 256;
 
 /// `floor(v)` as an `i32`, saturating at the ends (monotone, so cell ranges of overlapping
