@@ -40,13 +40,8 @@ fn main() {
             clips.push(wav::read(&std::fs::read(&p).expect("read")).expect("wav"));
         }
     }
-    let mono: Vec<Vec<i16>> = clips
-        .iter()
-        .flat_map(|a| {
-            let ch = usize::from(a.channels);
-            (0..ch).map(move |k| a.samples.iter().skip(k).step_by(ch).copied().collect::<Vec<i16>>())
-        })
-        .collect();
+    let mono: Vec<Vec<i16>> =
+        clips.iter().flat_map(|a| (0..usize::from(a.channels)).map(move |k| a.channel(k))).collect();
     let bytes: f64 = mono.iter().map(|s| 2.0 * s.len() as f64).sum();
     let reps = 5;
     let mb = |t: f64| bytes * reps as f64 / t / 1e6;

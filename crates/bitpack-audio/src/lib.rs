@@ -70,4 +70,29 @@ impl Audio {
     pub fn frames(&self) -> usize {
         self.samples.len() / usize::from(self.channels.max(1))
     }
+
+    /// The samples of channel `k` (0 = left), de-interleaved; empty when `k` is not a channel.
+    #[must_use]
+    pub fn channel(&self, k: usize) -> Vec<i16> {
+        let ch = usize::from(self.channels.max(1));
+        if k >= ch {
+            return Vec::new();
+        }
+        self.samples.iter().skip(k).step_by(ch).copied().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn channels_de_interleave() {
+        let a = Audio { sample_rate: 8000, channels: 2, bits: 16, samples: vec![1, -1, 2, -2, 3, -3] };
+        assert_eq!(a.channel(0), [1, 2, 3]);
+        assert_eq!(a.channel(1), [-1, -2, -3]);
+        assert!(a.channel(2).is_empty());
+        assert_eq!(a.frames(), 3);
+    }
 }
