@@ -15,7 +15,9 @@
 //! slow path of that same borrow, or of a carry in the free counter); a thread-local guard
 //! folds them into the totals of exited threads and unlinks them when the thread exits.
 //! Anything a thread allocates or frees after that (other destructors at thread exit) is folded
-//! right away.
+//! right away. A thread that never exits stays linked, and [`totals`] reads its counters in
+//! place; threads still running at process exit never run that destructor and need not, for the
+//! same reason (see the guide's "When the per-thread counters are folded").
 //!
 //! Counts, bytes and live bytes are exact once the threads are quiet. The peak is exact per
 //! thread ([`this_thread`]); the global [`AllocStats::peak_bytes`] is approximate: the sum of
