@@ -22,7 +22,7 @@ fn count(frame: &Frame, demo: &AllocDemo, rect: (Vec2, Vec2), color: Color) -> u
 fn every_policy_band_shows_its_region_and_history() {
     let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
     let mut demo = AllocDemo::new();
-    let frame = headless.run(&mut demo, 1, 120);
+    let frame = headless.run(&mut demo, 1, 120).expect("frame read back");
     for i in 0..4 {
         let map = map_rect(i);
         for (name, color, least) in

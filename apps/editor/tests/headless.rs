@@ -19,7 +19,7 @@ fn count_near(frame: &Frame, center: Vec2, half: f32, color: Color) -> usize {
 fn the_scripted_session_is_drawn_with_its_inspector() {
     let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
     let mut demo = EditorDemo::new(std::env::temp_dir().join("lore-editor-test.xml"));
-    let frame = headless.run(&mut demo, 1, 120);
+    let frame = headless.run(&mut demo, 1, 120).expect("frame read back");
     let camera = demo.camera();
     let viewport = vec2(frame.width as f32, frame.height as f32);
     let px = |world: Vec2| camera.world_to_screen(world, viewport);

@@ -16,7 +16,7 @@ fn rgb(c: [u8; 3]) -> Color {
 fn render(kind: Kind) -> (Frame, MazeDemo) {
     let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
     let mut demo = MazeDemo::new(kind);
-    let frame = headless.run(&mut demo, 1, 120);
+    let frame = headless.run(&mut demo, 1, 120).expect("frame read back");
     (frame, demo)
 }
 

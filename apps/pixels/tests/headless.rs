@@ -14,7 +14,7 @@ fn headless_picture_shows_highlighted_collisions() {
     let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
     let mut demo = PixelsDemo::new();
     assert!(demo.has_gpu(), "the demo found no GPU of its own");
-    let frame = headless.run(&mut demo, 1, 120);
+    let frame = headless.run(&mut demo, 1, 120).expect("frame read back");
     let c = demo.counters();
     // Every step compared both engines; they agreed on every query.
     assert!(c.queries > 300, "too few queries compared: {}", c.queries);

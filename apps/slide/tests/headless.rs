@@ -25,7 +25,7 @@ fn count(frame: &Frame, demo: &SlideDemo, lo: Vec2, hi: Vec2, color: Color) -> u
 fn picture_shows_level_bodies_and_contacts() {
     let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
     let mut demo = SlideDemo::new();
-    let frame = headless.run(&mut demo, 0, 120);
+    let frame = headless.run(&mut demo, 0, 120).expect("frame read back");
     let _ = frame.save_png(std::path::Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/slide.png")));
 
     // The floor pieces alternate colours along the first stretch.

@@ -123,7 +123,13 @@ fn main() -> std::process::ExitCode {
         }
     };
     let mut plot = Plot { lines };
-    let frame = headless.run(&mut plot, 0, 1);
+    let frame = match headless.run(&mut plot, 0, 1) {
+        Ok(frame) => frame,
+        Err(e) => {
+            eprintln!("bench_plot: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     if let Err(e) = frame.save_png(&out) {
         eprintln!("bench_plot: {}: {e}", out.display());
         return std::process::ExitCode::FAILURE;

@@ -23,7 +23,7 @@ fn count(frame: &Frame, demo: &SwarmDemo, lo: Vec2, hi: Vec2, pred: impl Fn(Colo
 fn picture_shows_heat_map_bodies_and_ray() {
     let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
     let mut demo = SwarmDemo::new();
-    let frame = headless.run(&mut demo, 0, 120);
+    let frame = headless.run(&mut demo, 0, 120).expect("frame read back");
     let _ = frame.save_png(std::path::Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/swarm.png")));
     assert_eq!(demo.kind(), IndexKind::Grid);
     let (lo, hi) = WORLD;

@@ -19,6 +19,21 @@ pub const HEIGHT: u32 = 720;
 /// The colour format of headless frames: sRGB-encoded bytes, blended as egui does.
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
+/// Why a rendered frame could not be read back from the GPU (a lost device, typically: a driver
+/// reset or an out-of-memory on the GPU).
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    /// Waiting for the GPU to finish the frame failed.
+    #[error("waiting for the GPU to finish the frame failed: {0}")]
+    Poll(#[from] wgpu::PollError),
+    /// The readback buffer could not be mapped.
+    #[error("the frame's readback buffer could not be mapped (the GPU device was probably lost)")]
+    Map(#[from] wgpu::BufferAsyncError),
+    /// The mapped range of the readback buffer could not be had.
+    #[error("the frame's readback buffer could not be read: {0}")]
+    Range(#[from] wgpu::MapRangeError),
+}
+
 /// Pixels read back from the GPU: RGBA8, rows top to bottom.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
@@ -148,7 +163,10 @@ impl Headless {
 
     /// Resets `demo` with `seed`, steps it `frames` times with no input, and renders the result
     /// through the demo's own camera.
-    pub fn run(&mut self, demo: &mut dyn Demo, seed: u64, frames: u32) -> Frame {
+    ///
+    /// # Errors
+    /// [`FrameError`] when the frame cannot be read back (the GPU device was lost).
+    pub fn run(&mut self, demo: &mut dyn Demo, seed: u64, frames: u32) -> Result<Frame, FrameError> {
         demo.reset(seed);
         let input = Input::default();
         for _ in 0..frames {
@@ -160,7 +178,10 @@ impl Headless {
 
     /// Renders the demo's current state through `camera`, with a caption (name and statistics)
     /// in the bottom-left corner.
-    pub fn render(&mut self, demo: &mut dyn Demo, camera: &Camera) -> Frame {
+    ///
+    /// # Errors
+    /// [`FrameError`] when the frame cannot be read back (the GPU device was lost).
+    pub fn render(&mut self, demo: &mut dyn Demo, camera: &Camera) -> Result<Frame, FrameError> {
         let raw = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
@@ -206,21 +227,27 @@ impl Headless {
         self.read_back(row)
     }
 
-    fn read_back(&self, row: u32) -> Frame {
+    fn read_back(&self, row: u32) -> Result<Frame, FrameError> {
         let slice = self.readback.slice(..);
-        slice.map_async(wgpu::MapMode::Read, |r| r.expect("mapping the readback buffer"));
-        self.gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("waiting for the GPU");
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            // The receiver lives until after the poll below; a failed send cannot happen.
+            let _ = tx.send(r);
+        });
+        self.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
+        // A callback that never ran (the device was lost before it could) counts as a failed map.
+        rx.try_recv().unwrap_or(Err(wgpu::BufferAsyncError))?;
         let [w, h] = self.size;
         let mut rgba = Vec::with_capacity(w as usize * h as usize * 4);
         {
-            let data = slice.get_mapped_range().expect("mapped range");
+            let data = slice.get_mapped_range()?;
             for y in 0..h as usize {
                 let start = y * row as usize;
                 rgba.extend_from_slice(&data[start..start + w as usize * 4]);
             }
         }
         self.readback.unmap();
-        Frame { width: w, height: h, rgba }
+        Ok(Frame { width: w, height: h, rgba })
     }
 }
 

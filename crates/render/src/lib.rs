@@ -28,7 +28,7 @@
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut headless = Headless::new()?;
-//! let frame = headless.run(&mut Dot, 1, 10);
+//! let frame = headless.run(&mut Dot, 1, 10)?;
 //! assert!(lore_render::headless::close(frame.pixel(640, 360).unwrap(), Color::RED, 2));
 //! frame.save_png(std::path::Path::new("dot.png"))?;
 //! # Ok(()) }

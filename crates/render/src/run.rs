@@ -4,7 +4,7 @@ use crate::args::RunArgs;
 use crate::demo::Demo;
 use crate::frame::caption;
 use crate::gpu::GpuError;
-use crate::headless::Headless;
+use crate::headless::{FrameError, Headless};
 use std::path::PathBuf;
 
 /// Why a run failed.
@@ -13,6 +13,9 @@ pub enum RunError {
     /// No adapter or device (the message names the package to install).
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    /// A rendered frame could not be read back (the GPU device was lost).
+    #[error(transparent)]
+    Frame(#[from] FrameError),
     /// A PNG or its folder could not be written.
     #[error("could not write {path}: {source}")]
     Io {
@@ -59,7 +62,7 @@ pub fn run(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec<Shot>, RunEr
 /// The headless half of [`run`].
 ///
 /// # Errors
-/// [`RunError::Gpu`] or [`RunError::Io`].
+/// [`RunError::Gpu`], [`RunError::Frame`] or [`RunError::Io`].
 pub fn run_headless(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec<Shot>, RunError> {
     let io = |path: &PathBuf| {
         let path = path.clone();
@@ -70,7 +73,7 @@ pub fn run_headless(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec
     println!("rendering {} demo(s) headless on {} into {}", demos.len(), headless.gpu().describe(), args.out.display());
     let mut shots = Vec::new();
     for demo in &mut demos {
-        let frame = headless.run(demo.as_mut(), args.seed, args.frames());
+        let frame = headless.run(demo.as_mut(), args.seed, args.frames())?;
         let path = args.out.join(format!("{}.png", demo.name()));
         frame.save_png(&path).map_err(io(&path))?;
         println!("  {}  -> {}", caption(demo.as_ref()), path.display());

@@ -27,7 +27,7 @@ fn headless() -> Headless {
 }
 
 fn render(h: &mut Headless, camera: Camera, draw: impl Fn(&mut Batch)) -> Frame {
-    h.render(&mut Scene(draw), &camera)
+    h.render(&mut Scene(draw), &camera).expect("frame read back")
 }
 
 fn at(frame: &Frame, camera: &Camera, world: Vec2) -> Color {
@@ -134,8 +134,8 @@ fn headless_run_is_deterministic() {
         }
     }
     let mut h = headless();
-    let a = h.run(&mut Walker::default(), 3, 40);
-    let b = h.run(&mut Walker::default(), 3, 40);
+    let a = h.run(&mut Walker::default(), 3, 40).expect("frame read back");
+    let b = h.run(&mut Walker::default(), 3, 40).expect("frame read back");
     assert_eq!(a, b);
     let camera = Camera::default();
     assert!(close(at(&a, &camera, vec2(-3.0, 0.0)), Color::ORANGE, 1));
