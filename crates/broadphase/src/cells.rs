@@ -134,6 +134,18 @@ pub(crate) struct GridMap {
     inv: f32,
     width: i32,
     height: i32,
+    /// The largest cell coordinate on each axis, as floats.
+    top: Vec2,
+    /// Whether `top` is exact (dimensions up to 2²⁴), so a coordinate can be clamped as a float
+    /// and then truncated: the same cell as `floor` then clamp, with no rounding fix-up.
+    exact: bool,
+}
+
+impl GridMap {
+    fn new(origin: Vec2, cell: f32, width: i32, height: i32) -> Self {
+        let top = Vec2::new((width - 1) as f32, (height - 1) as f32);
+        Self { origin, cell, inv: 1.0 / cell, width, height, top, exact: width.max(height) <= 1 << 24 }
+    }
 }
 
 impl CellMap for GridMap {
@@ -150,6 +162,26 @@ impl CellMap for GridMap {
     }
     fn limits(&self, axis: usize) -> (i32, i32) {
         (0, if axis == 0 { self.width - 1 } else { self.height - 1 })
+    }
+    #[inline(always)]
+    fn coord(&self, v: f32, axis: usize) -> i32 {
+        if self.exact {
+            // Non-negative after the clamp, so truncation is floor (NaN becomes 0, as before).
+            ((v - self.origin[axis]) * self.inv).max(0.0).min(self.top[axis]) as i32
+        } else {
+            let (lo, hi) = self.limits(axis);
+            floor_i32((v - self.origin[axis]) * self.inv).clamp(lo, hi)
+        }
+    }
+    #[inline(always)]
+    fn range(&self, aabb: &Aabb) -> [i32; 4] {
+        if self.exact {
+            let lo = ((aabb.min - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
+            let hi = ((aabb.max - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
+            [lo.x as i32, lo.y as i32, hi.x as i32, hi.y as i32]
+        } else {
+            [self.coord(aabb.min.x, 0), self.coord(aabb.min.y, 1), self.coord(aabb.max.x, 0), self.coord(aabb.max.y, 1)]
+        }
     }
     #[inline(always)]
     fn bucket(&self, x: i32, y: i32) -> usize {
@@ -258,6 +290,8 @@ pub(crate) struct Cells<M: CellMap> {
     big: Vec<u32>,
     /// `starts[b]..starts[b + 1]` are bucket `b`'s items.
     starts: Vec<u32>,
+    /// The buckets with two items or more, ascending.
+    crowded: Vec<u32>,
     items: Vec<Item>,
     stamps: Vec<u32>,
     stamp: u32,
@@ -277,6 +311,7 @@ impl<M: CellMap> Cells<M> {
             is_big: Vec::new(),
             big: Vec::new(),
             starts: Vec::new(),
+            crowded: Vec::new(),
             items: Vec::new(),
             stamps: Vec::new(),
             stamp: 0,
@@ -359,9 +394,17 @@ impl<M: CellMap> Cells<M> {
         };
         // Counts become the end of each bucket's run; the fill below moves them back to the
         // starts (a counting sort with no separate cursor array).
+        // The same pass lists the buckets holding two entries or more: `pairs` walks only
+        // those, so a sparse grid (few boxes, many cells) costs little there.
         let buckets = self.map.buckets();
-        for b in 1..buckets {
-            self.starts[b] += self.starts[b - 1];
+        self.crowded.clear();
+        let mut sum = 0u32;
+        for (b, c) in self.starts[..buckets].iter_mut().enumerate() {
+            if *c >= 2 {
+                self.crowded.push(b as u32);
+            }
+            sum += *c;
+            *c = sum;
         }
         self.starts[buckets] = entries as u32;
         let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: [0; 2] };
@@ -476,10 +519,17 @@ impl<M: CellMap> Cells<M> {
                 let (start, split, end) =
                     (self.starts[b0] as usize, self.starts[b0 + 1] as usize, self.starts[b1 + 1] as usize);
                 stats.candidates += (end - start) as u64;
-                for (k, item) in self.items[start..end].iter().enumerate() {
-                    let need = row_need | u32::from(start + k >= split);
-                    if item.first & need == need && item.aabb.overlaps(area) {
-                        hit(item.slot);
+                // The first column's entries, then the rest; one branch per entry, on the hit.
+                for (items, need) in [(&self.items[start..split], row_need), (&self.items[split..end], row_need | 1)] {
+                    for item in items {
+                        let take = (item.first & need == need)
+                            & (item.aabb.min.x <= area.max.x)
+                            & (area.min.x <= item.aabb.max.x)
+                            & (item.aabb.min.y <= area.max.y)
+                            & (area.min.y <= item.aabb.max.y);
+                        if take {
+                            hit(item.slot);
+                        }
                     }
                 }
             }
@@ -638,11 +688,8 @@ impl<M: CellMap> Cells<M> {
         let pack = |a: u32, b: u32| {
             if a < b { (u64::from(a) << bits) | u64::from(b) } else { (u64::from(b) << bits) | u64::from(a) }
         };
-        for run in self.starts.windows(2) {
-            let (lo, hi) = (run[0] as usize, run[1] as usize);
-            if hi < lo + 2 {
-                continue;
-            }
+        for &b in &self.crowded {
+            let (lo, hi) = (self.starts[b as usize] as usize, self.starts[b as usize + 1] as usize);
             let items = &self.items[lo..hi];
             stats.visited += 1;
             for (i, p) in items.iter().enumerate() {
@@ -815,7 +862,7 @@ impl Grid {
         if width as usize * height as usize > Self::MAX_CELLS || width > i32::MAX as u32 || height > i32::MAX as u32 {
             return Err(Error::BadConfig("grid has more than 2^26 cells"));
         }
-        Ok(Self(Cells::new(GridMap { origin, cell, inv: 1.0 / cell, width: width as i32, height: height as i32 })))
+        Ok(Self(Cells::new(GridMap::new(origin, cell, width as i32, height as i32))))
     }
 
     /// A grid covering `area` with cells of side `cell_size` (rounded up to whole cells).
@@ -921,6 +968,46 @@ mod tests {
         assert_eq!(floor_i32(2.9), 2);
         assert_eq!(floor_i32(1e30), i32::MAX);
         assert_eq!(floor_i32(-1e30), i32::MIN);
+    }
+
+    #[test]
+    fn fast_grid_coordinates_match_floor_then_clamp() {
+        let map = GridMap::new(vec2(-3.25, 7.5), 1.25, 40, 17);
+        assert!(map.exact);
+        let slow = |v: f32, axis: usize| {
+            let (lo, hi) = map.limits(axis);
+            floor_i32((v - map.origin[axis]) * map.inv).clamp(lo, hi)
+        };
+        let mut v = -80.0f32;
+        while v < 80.0 {
+            for axis in 0..2 {
+                assert_eq!(map.coord(v, axis), slow(v, axis), "v = {v}, axis {axis}");
+            }
+            let b = Aabb::new(vec2(v, v * 0.5), vec2(v + 3.0, v * 0.5 + 1.0)).unwrap();
+            assert_eq!(map.range(&b), [slow(b.min.x, 0), slow(b.min.y, 1), slow(b.max.x, 0), slow(b.max.y, 1)]);
+            v += 0.0625;
+        }
+        for v in [-1e18, 1e18, -0.0, 0.0, f32::NAN] {
+            assert_eq!(map.coord(v, 0), slow(v, 0));
+        }
+        // Past 2^24 cells on an axis the float clamp would round: the slow path is kept.
+        assert!(!GridMap::new(Vec2::ZERO, 1.0, (1 << 24) + 3, 1).exact);
+    }
+
+    #[test]
+    fn a_very_wide_grid_gives_the_brute_force_pairs() {
+        let mut g = Grid::new(Vec2::ZERO, 1.0, (1 << 24) + 3, 1).unwrap();
+        let mut brute = crate::BruteForce::default();
+        for x in [0.0f32, 0.5, 16_777_215.5, 16_777_216.0, 16_777_217.5, 3e7] {
+            let b = Aabb::new(vec2(x, 0.25), vec2(x + 1.0, 1.5)).unwrap();
+            g.insert(b).unwrap();
+            brute.insert(b).unwrap();
+        }
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        brute.pairs(&mut want);
+        g.pairs(&mut got);
+        assert_eq!(got, want);
+        assert!(!want.is_empty());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! insertion sort, which is nearly linear when boxes move a little per frame (temporal
 //! coherence). A box can overlap only the boxes that start before it ends on that axis.
 
+use crate::cells::radix_sort;
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
@@ -37,6 +38,9 @@ pub struct Sweep {
     /// Entries appended since the last sort: many of them make a full sort cheaper than
     /// insertion sort.
     appended: usize,
+    /// The pair keys of the last `pairs` call and the radix sort's buffer (kept for reuse).
+    packed: Vec<u64>,
+    scratch: Vec<u64>,
 }
 
 impl Sweep {
@@ -198,7 +202,9 @@ impl SpatialIndex for Sweep {
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
         self.refresh();
         let a = self.a();
-        let mut packed: Vec<u64> = Vec::new();
+        let mut packed = core::mem::take(&mut self.packed);
+        packed.clear();
+        let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
         let mut stats = QueryStats::default();
         for (i, e) in self.entries.iter().enumerate() {
             let end = e.aabb.max[a];
@@ -210,13 +216,15 @@ impl SpatialIndex for Sweep {
                 stats.candidates += 1;
                 if e.aabb.overlaps(&f.aabb) {
                     let (lo, hi) = if e.slot < f.slot { (e.slot, f.slot) } else { (f.slot, e.slot) };
-                    packed.push((u64::from(lo) << 32) | u64::from(hi));
+                    packed.push((u64::from(lo) << bits) | u64::from(hi));
                 }
             }
         }
-        packed.sort_unstable();
+        radix_sort(&mut packed, &mut self.scratch, 2 * bits);
+        let mask = (1u64 << bits) - 1;
         out.clear();
-        out.extend(packed.iter().map(|&p| (self.slots.id((p >> 32) as u32), self.slots.id(p as u32))));
+        out.extend(packed.iter().map(|&p| (self.slots.id((p >> bits) as u32), self.slots.id((p & mask) as u32))));
+        self.packed = packed;
         stats.hits = out.len() as u64;
         stats
     }

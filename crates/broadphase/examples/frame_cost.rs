@@ -1,0 +1,176 @@
+//! Replays the benchmark scenes frame by frame, for instruction counts under valgrind
+//! (load-independent, unlike wall-clock timings on a shared machine).
+//!
+//! `cargo run --release -p lore-broadphase --example frame_cost -- <scene> <index> <frames>`
+//!
+//! - scene `static`: 100k unit tiles on a 1.25 lattice plus 1k movers, `World::pairs`;
+//!   scene `movers`: the static scene's movers alone (no tiles);
+//!   scene `moving1k`, `moving10k`, `moving100k`: boxes of half extent 0.5–2.0 at about 2.6
+//!   overlaps per box, all moving, update + `pairs`.
+//! - index (movers' index): `grid` (cell 4), `grid2.5`, `hash`, `tree`, `sweep`.
+//!
+//! Instructions per frame: run it under `valgrind --tool=callgrind` with two frame counts and
+//! divide the difference by the difference of the frame counts.
+
+use lore_broadphase::glam::{Vec2, vec2};
+use lore_broadphase::{Aabb, Axis, Grid, ProxyId, SpatialHash, SpatialIndex, Sweep, Tree, World};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+struct Scene {
+    centers: Vec<Vec2>,
+    halves: Vec<Vec2>,
+    vel: Vec<Vec2>,
+    side: f32,
+}
+
+impl Scene {
+    /// The benchmark's moving scene (same generator and seed use).
+    fn new(n: usize, seed: u64) -> Self {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let side = (9.5 * n as f32).sqrt();
+        let (mut centers, mut halves, mut vel) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..n {
+            centers.push(vec2(rng.random_range(0.0..side), rng.random_range(0.0..side)));
+            halves.push(vec2(rng.random_range(0.5..2.0), rng.random_range(0.5..2.0)));
+            vel.push(vec2(rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05)));
+        }
+        Self { centers, halves, vel, side }
+    }
+
+    fn step(&mut self) {
+        for (c, v) in self.centers.iter_mut().zip(&mut self.vel) {
+            *c += *v;
+            if c.x < 0.0 || c.x > self.side {
+                v.x = -v.x;
+            }
+            if c.y < 0.0 || c.y > self.side {
+                v.y = -v.y;
+            }
+        }
+    }
+
+    fn aabb(&self, i: usize) -> Aabb {
+        Aabb::from_center(self.centers[i], self.halves[i]).unwrap()
+    }
+}
+
+/// Runs `frames` frames of the static scene with `movers` as the movers' index.
+fn static_scene<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -> usize {
+    static_scene_of(make, frames, 316)
+}
+
+/// The static scene's movers alone (no tiles): the movers' own share of a frame.
+fn sparse_movers<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -> usize {
+    let side = 316.0 * 1.25;
+    let mut s = Scene::new(1000, 11);
+    for p in &mut s.centers {
+        *p = *p / s.side * side;
+    }
+    s.side = side;
+    let mut index = make(Aabb::new(vec2(-5.0, -5.0), Vec2::splat(side + 4.0)).unwrap());
+    run_frames(&mut index, &mut s, frames)
+}
+
+/// Update + `pairs`, `frames` times.
+fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> usize {
+    let ids: Vec<ProxyId> = (0..s.centers.len()).map(|i| index.insert(s.aabb(i)).unwrap()).collect();
+    let mut pairs = Vec::new();
+    index.pairs(&mut pairs);
+    let mut total = 0;
+    let mut times = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let t = Instant::now();
+        s.step();
+        for (i, &id) in ids.iter().enumerate() {
+            index.update(id, s.aabb(i)).unwrap();
+        }
+        index.pairs(&mut pairs);
+        times.push(t.elapsed());
+        total += pairs.len();
+    }
+    report(&mut times);
+    total
+}
+
+fn static_scene_of<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize, tiles: usize) -> usize {
+    let n_side = 316;
+    let side = n_side as f32 * 1.25;
+    let mut s = Scene::new(1000, 11);
+    for p in &mut s.centers {
+        *p = *p / s.side * side;
+    }
+    s.side = side;
+    let bounds = Aabb::new(vec2(-5.0, -5.0), Vec2::splat(side + 4.0)).unwrap();
+    let mut w = World::new(Grid::covering(bounds, 1.25).unwrap(), make(bounds));
+    for y in 0..tiles {
+        for x in 0..tiles {
+            let min = vec2(x as f32, y as f32) * 1.25;
+            w.statics_mut().insert(Aabb::new(min, min + Vec2::ONE).unwrap()).unwrap();
+        }
+    }
+    let ids: Vec<ProxyId> = (0..1000).map(|i| w.movers_mut().insert(s.aabb(i)).unwrap()).collect();
+    let (mut mm, mut ms) = (Vec::new(), Vec::new());
+    w.pairs(&mut mm, &mut ms);
+    let mut total = 0;
+    let mut times = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let t = Instant::now();
+        s.step();
+        for (i, &id) in ids.iter().enumerate() {
+            w.movers_mut().update(id, s.aabb(i)).unwrap();
+        }
+        w.pairs(&mut mm, &mut ms);
+        times.push(t.elapsed());
+        total += mm.len() + ms.len();
+    }
+    report(&mut times);
+    total
+}
+
+/// Runs `frames` frames of the moving scene of `n` boxes.
+fn moving_scene<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, n: usize, frames: usize) -> usize {
+    let mut s = Scene::new(n, 7);
+    let area = Aabb::new(vec2(-2.0, -2.0), Vec2::splat(s.side + 2.0)).unwrap();
+    let mut index = make(area);
+    run_frames(&mut index, &mut s, frames)
+}
+
+/// Prints the fastest and the median frame time (wall clock: noisy on a shared machine).
+fn report(times: &mut [Duration]) {
+    times.sort_unstable();
+    if let (Some(min), Some(med)) = (times.first(), times.get(times.len() / 2)) {
+        eprintln!("frame time: min {:.1} µs, median {:.1} µs", min.as_secs_f64() * 1e6, med.as_secs_f64() * 1e6);
+    }
+}
+
+macro_rules! with_index {
+    ($kind:expr, $run:ident ( $($arg:expr),* )) => {
+        match $kind {
+            "grid" => $run(|a| Grid::covering(a, 4.0).unwrap() $(, $arg)*),
+            "grid2.5" => $run(|a| Grid::covering(a, 2.5).unwrap() $(, $arg)*),
+            "hash" => $run(|_| SpatialHash::new(2.5).unwrap() $(, $arg)*),
+            "tree" => $run(|_| Tree::new() $(, $arg)*),
+            "sweep" => $run(|_| Sweep::new(Axis::X) $(, $arg)*),
+            other => panic!("unknown index {other}"),
+        }
+    };
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let scene = args.get(1).map_or("static", String::as_str);
+    let kind = args.get(2).map_or("grid", String::as_str);
+    let frames: usize = args.get(3).map_or(10, |f| f.parse().unwrap());
+    let total = match scene {
+        "static" => with_index!(kind, static_scene(frames)),
+        "movers" => with_index!(kind, sparse_movers(frames)),
+        "moving1k" => with_index!(kind, moving_scene(1_000, frames)),
+        "moving10k" => with_index!(kind, moving_scene(10_000, frames)),
+        "moving100k" => with_index!(kind, moving_scene(100_000, frames)),
+        other => panic!("unknown scene {other}"),
+    };
+    println!("{scene} {kind} {frames} frames: {} pairs in all", black_box(total));
+}
