@@ -39,18 +39,26 @@ pub(crate) fn layout(
             let painter = ui.painter_at(rect);
             paint_labels(&painter, batch, rect, pixels_per_point);
             if with_caption {
-                let caption = caption(demo);
-                painter.text(
-                    rect.left_bottom() + egui::vec2(12.0, -12.0),
-                    egui::Align2::LEFT_BOTTOM,
-                    caption,
-                    egui::FontId::proportional(16.0),
-                    egui::Color32::from_gray(230),
-                );
+                paint_caption(&painter, rect, &caption(demo));
             }
         });
     });
     (out, scene)
+}
+
+/// Paints `text` in the bottom-left corner of `rect`, wrapped to the frame's width, over a
+/// translucent dark plate so that it stays readable over whatever the demo drew there.
+fn paint_caption(painter: &egui::Painter, rect: egui::Rect, text: &str) {
+    const MARGIN: f32 = 12.0;
+    const PAD: f32 = 4.0;
+    let wrap = (rect.width() - 2.0 * (MARGIN + PAD)).max(64.0);
+    let galley =
+        painter.layout(text.to_string(), egui::FontId::proportional(16.0), egui::Color32::from_gray(230), wrap);
+    let size = galley.size();
+    let top_left = rect.left_bottom() + egui::vec2(MARGIN + PAD, -MARGIN - PAD - size.y);
+    let plate = egui::Rect::from_min_size(top_left, size).expand(PAD);
+    painter.rect_filled(plate, 4.0, egui::Color32::from_black_alpha(170));
+    painter.galley(top_left, galley, egui::Color32::from_gray(230));
 }
 
 /// "name — stats", the caption of a headless frame and the line printed after it.
