@@ -6,14 +6,22 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use lore_bitpack_audio::classic::{self, Options};
-use lore_bitpack_audio::container::{self, Encoder, StreamDecoder};
-use lore_bitpack_audio::{Audio, Effort, Settings, wav};
+use lore_bitpack_audio::container::{self, Encoder, Limits, StreamDecoder};
+use lore_bitpack_audio::{Audio, Effort, Error, Settings, wav};
+
+/// Default cap on the samples one decoded file may produce: 2^28 (512 MiB of 16-bit PCM, about 50
+/// minutes of 44.1 kHz stereo). A `.bpk` file of silence claims about 190,000 times its size.
+const DEFAULT_MAX_SAMPLES: u64 = 1 << 28;
 
 #[derive(Parser, Debug)]
 #[command(name = "bitpack", version, about = "Lossless audio compression in the klystrack family")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Most samples (all channels together) that decoding one file may produce; files claiming
+    /// more are refused before decoding. Default 2^28 = 512 MiB of 16-bit PCM.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_SAMPLES)]
+    max_samples: u64,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -243,9 +251,17 @@ fn encode(
     Ok(())
 }
 
-fn decode_bpk(f: &Path, bar: Option<&mut Progress>) -> Res<Audio> {
+/// The message for a decoding error of file `f`, with a hint where the output limit refused it.
+fn decode_error(f: &Path, e: Error) -> String {
+    match e {
+        Error::OutputLimit { .. } => format!("{}: {e} (raise it with --max-samples)", f.display()),
+        e => format!("{}: {e}", f.display()),
+    }
+}
+
+fn decode_bpk(f: &Path, limits: Limits, bar: Option<&mut Progress>) -> Res<Audio> {
     let file = std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
-    let mut dec = StreamDecoder::new(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", f.display()))?;
+    let mut dec = StreamDecoder::with_limits(std::io::BufReader::new(file), limits).map_err(|e| decode_error(f, e))?;
     let h = *dec.header();
     let mut samples = Vec::new();
     let mut bar = bar;
@@ -266,6 +282,7 @@ fn chunk_count(f: &Path) -> u64 {
 }
 
 fn run(cli: Cli) -> Res<()> {
+    let limits = Limits::samples(cli.max_samples);
     match cli.command {
         Command::Encode { inputs, out, preset, chunk, format, option } => {
             encode(&inputs, &out, preset, chunk, format, option)
@@ -273,6 +290,10 @@ fn run(cli: Cli) -> Res<()> {
         Command::Decode { inputs, out, format: Format::Classic, samples, bits, option, rate } => {
             let [f] = inputs.as_slice() else { return Err("decode --format classic takes one file".into()) };
             let n = samples.ok_or("--samples is required for a classic stream")?;
+            if n as u64 > cli.max_samples {
+                let e = Error::OutputLimit { claimed: n as u64, limit: cli.max_samples };
+                return Err(decode_error(f, e));
+            }
             let data = read(f)?;
             let bits = bits.unwrap_or(data.len() as u64 * 8);
             let o = Options::from_flags(option).map_err(|e| e.to_string())?;
@@ -286,7 +307,7 @@ fn run(cli: Cli) -> Res<()> {
             let list = files(&inputs, "bpk")?;
             let mut bar = Progress::new(list.iter().map(|f| chunk_count(f)).sum());
             for f in &list {
-                let audio = decode_bpk(f, Some(&mut bar))?;
+                let audio = decode_bpk(f, limits, Some(&mut bar))?;
                 let t = target(f, &out, "wav")?;
                 write(&t, &wav::write(&audio))?;
                 println!("{} -> {}", f.display(), t.display());
@@ -297,7 +318,7 @@ fn run(cli: Cli) -> Res<()> {
             let list = files(&inputs, "bpk")?;
             let mut bad = 0;
             for f in &list {
-                match decode_bpk(f, None) {
+                match decode_bpk(f, limits, None) {
                     Ok(a) => println!("{}: OK ({} frames, {} ch)", f.display(), a.frames(), a.channels),
                     Err(e) => {
                         bad += 1;
@@ -307,11 +328,11 @@ fn run(cli: Cli) -> Res<()> {
             }
             if bad == 0 { Ok(()) } else { Err(format!("{bad} of {} files failed", list.len())) }
         }
-        Command::Stats { inputs, chunk, chunks } => stats(&inputs, chunk, chunks),
+        Command::Stats { inputs, chunk, chunks } => stats(&inputs, chunk, chunks, limits),
     }
 }
 
-fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool) -> Res<()> {
+fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, limits: Limits) -> Res<()> {
     let mut list = files(inputs, "wav").unwrap_or_default();
     list.extend(files(inputs, "bpk").unwrap_or_default());
     list.dedup();
@@ -324,7 +345,7 @@ fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool) -> Res<()> {
     for f in &list {
         let is_bpk = f.extension().is_some_and(|e| e.eq_ignore_ascii_case("bpk"));
         let audio = if is_bpk {
-            decode_bpk(f, None)?
+            decode_bpk(f, limits, None)?
         } else {
             wav::read(&read(f)?).map_err(|e| format!("{}: {e}", f.display()))?
         };

@@ -120,3 +120,47 @@ fn classic_format_round_trip_and_stats() {
     assert!(opt[3] < opt[0], "{opt:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn output_limit_refuses_a_file_of_silence_claiming_gigabytes_and_the_flag_raises_it() {
+    use lore_bitpack_audio::container::{Encoder, MAX_CHUNK_FRAMES};
+    use lore_bitpack_audio::{Effort, Settings};
+    let dir = scratch("limit");
+    // 160 chunks of 2^20 stereo frames of silence: 640 MiB of PCM (more than the default 2^28
+    // samples) in a file of a few KiB.
+    let chunks = 160u64;
+    let settings = Settings { effort: Effort::Fast, chunk_frames: MAX_CHUNK_FRAMES };
+    let (mut enc, mut bytes) = Encoder::new(44_100, 2, 16, chunks << 20, settings).unwrap();
+    let zeros = vec![0i16; 2 << 20];
+    for _ in 0..chunks {
+        enc.feed(&zeros, &mut bytes).unwrap();
+    }
+    enc.finish(&mut bytes).unwrap();
+    assert!(bytes.len() < 4096, "{} bytes", bytes.len());
+    let bomb = dir.join("bomb.bpk");
+    std::fs::write(&bomb, &bytes).unwrap();
+    let claimed = (2 * chunks) << 20;
+    for cmd in ["decode", "test", "stats"] {
+        let (ok, out, err) = bitpack(&[cmd, path(&bomb)]);
+        assert!(!ok, "{cmd}: {out}");
+        let said = format!("file claims {claimed} samples, more than the limit of {} samples", 1u64 << 28);
+        assert!(out.contains(&said) || err.contains(&said), "{cmd}: {out} {err}");
+    }
+    assert!(!dir.join("bomb.wav").exists());
+    // A small real file passes the default and is refused below its size.
+    let (_, a) = clips().remove(1);
+    let w = dir.join("stereo.wav");
+    std::fs::write(&w, wav::write(&a)).unwrap();
+    assert!(bitpack(&["encode", path(&w)]).0);
+    let b = dir.join("stereo.bpk");
+    let n = a.samples.len().to_string();
+    let below = (a.samples.len() - 1).to_string();
+    assert!(bitpack(&["test", path(&b), "--max-samples", &n]).0);
+    let (ok, _, err) = bitpack(&["decode", path(&b), "--max-samples", &below]);
+    assert!(!ok && err.contains("raise it with --max-samples"), "{err}");
+    // The classic stream's caller-given count is held to the same limit.
+    let (ok, _, err) =
+        bitpack(&["decode", path(&b), "--format", "classic", "--samples", "1000", "--max-samples", "999"]);
+    assert!(!ok && err.contains("file claims 1000 samples, more than the limit of 999"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -55,6 +55,50 @@ impl Default for Settings {
     }
 }
 
+/// Caps on what a `.bpk` decoder will produce from input it does not trust.
+///
+/// The header states the sample count, and a chunk of silence takes a few bytes for up to 2^20
+/// frames, so a small valid file can claim an output about 190,000 times its own size (a 3 KiB
+/// file, 512 MiB of PCM). A decoder given limits checks the header's claim against them before
+/// it decodes or allocates anything and refuses the file with [`Error::OutputLimit`]. The plain
+/// [`decode`], [`Reader::new`] and [`StreamDecoder::new`] use [`Limits::NONE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// Most samples, all channels together, a file may claim (2 bytes each as 16-bit PCM).
+    pub max_samples: u64,
+}
+
+impl Limits {
+    /// No limit: every header the format allows is accepted.
+    pub const NONE: Limits = Limits { max_samples: u64::MAX };
+
+    /// At most `max_samples` samples, all channels together.
+    pub const fn samples(max_samples: u64) -> Limits {
+        Limits { max_samples }
+    }
+
+    /// At most `max_bytes` bytes of 16-bit PCM output (`max_bytes / 2` samples).
+    pub const fn pcm_bytes(max_bytes: u64) -> Limits {
+        Limits { max_samples: max_bytes / 2 }
+    }
+
+    /// Whether a file with this header may be decoded.
+    pub fn check(&self, header: &Header) -> Result<(), Error> {
+        let claimed = header.samples();
+        if claimed > self.max_samples {
+            return Err(Error::OutputLimit { claimed, limit: self.max_samples });
+        }
+        Ok(())
+    }
+}
+
+impl Default for Limits {
+    /// [`Limits::NONE`].
+    fn default() -> Self {
+        Limits::NONE
+    }
+}
+
 /// The parsed header of a `.bpk` file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
@@ -76,6 +120,11 @@ impl Header {
     /// Number of chunks.
     pub fn chunks(&self) -> u64 {
         self.frames.div_ceil(u64::from(self.chunk_frames))
+    }
+
+    /// Samples of all channels together (`frames * channels`): what a decoder will produce.
+    pub fn samples(&self) -> u64 {
+        self.frames.saturating_mul(u64::from(self.channels))
     }
 
     /// Frames in chunk `i` (0 past the last chunk).
@@ -319,9 +368,17 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    /// Parses the header and the chunk table (checked against its CRC and the file size).
+    /// Parses the header and the chunk table (checked against its CRC and the file size), with no
+    /// limit on the samples the file claims (see [`Reader::with_limits`]).
     pub fn new(data: &'a [u8]) -> Result<Reader<'a>, Error> {
+        Self::with_limits(data, Limits::NONE)
+    }
+
+    /// [`Reader::new`] that first refuses a file whose header claims more than `limits` allow
+    /// ([`Error::OutputLimit`]).
+    pub fn with_limits(data: &'a [u8], limits: Limits) -> Result<Reader<'a>, Error> {
         let header = Header::parse(data)?;
+        limits.check(&header)?;
         let chunks = header.chunks();
         let table_len = chunks.checked_mul(8).ok_or(Error::Header("chunk table too large"))?;
         let min_len = (HEADER_LEN as u64).saturating_add(chunks.saturating_mul(8)).saturating_add(table_len + 8);
@@ -387,9 +444,16 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Decodes a whole `.bpk` file.
+/// Decodes a whole `.bpk` file, however many samples it claims; for files that come from
+/// elsewhere, [`decode_with_limits`] caps the output.
 pub fn decode(data: &[u8]) -> Result<Audio, Error> {
-    let r = Reader::new(data)?;
+    decode_with_limits(data, Limits::NONE)
+}
+
+/// Decodes a whole `.bpk` file, first refusing it with [`Error::OutputLimit`] if its header claims
+/// more samples than `limits` allow (nothing is decoded or allocated for the samples then).
+pub fn decode_with_limits(data: &[u8], limits: Limits) -> Result<Audio, Error> {
+    let r = Reader::with_limits(data, limits)?;
     let h = *r.header();
     let mut samples = Vec::new();
     for i in 0..r.chunks() {
@@ -404,7 +468,8 @@ pub fn decode(data: &[u8]) -> Result<Audio, Error> {
 
 /// Streaming decoder over any [`std::io::Read`]: the header first, then one chunk at a time (each
 /// CRC-checked and decoded before the next is read), then the chunk table, checked against the
-/// chunks seen. Memory stays bounded by one chunk whatever the input.
+/// chunks seen. Memory stays bounded by one chunk whatever the input; the output a caller collects
+/// is not, unless it sets [`Limits`] with [`StreamDecoder::with_limits`].
 #[cfg(feature = "std")]
 #[derive(Debug)]
 pub struct StreamDecoder<R> {
@@ -417,11 +482,18 @@ pub struct StreamDecoder<R> {
 
 #[cfg(feature = "std")]
 impl<R: std::io::Read> StreamDecoder<R> {
-    /// Reads and checks the header.
-    pub fn new(mut input: R) -> Result<Self, Error> {
+    /// Reads and checks the header, with no limit on the samples the file claims.
+    pub fn new(input: R) -> Result<Self, Error> {
+        Self::with_limits(input, Limits::NONE)
+    }
+
+    /// Reads and checks the header, and refuses a file whose header claims more than `limits`
+    /// allow ([`Error::OutputLimit`]) before any chunk is read.
+    pub fn with_limits(mut input: R, limits: Limits) -> Result<Self, Error> {
         let mut head = [0u8; HEADER_LEN];
         read_exact(&mut input, &mut head, "header")?;
         let header = Header::parse(&head)?;
+        limits.check(&header)?;
         Ok(StreamDecoder { input, header, next: 0, offset: HEADER_LEN as u64, offsets: Vec::new() })
     }
 

@@ -75,6 +75,15 @@ pub enum Error {
         /// What went wrong in it.
         source: Box<Error>,
     },
+    /// A `.bpk` header claims more samples than the caller allows (see [`crate::container::Limits`]);
+    /// refused before any sample is decoded or allocated.
+    #[error("file claims {claimed} samples, more than the limit of {limit} samples")]
+    OutputLimit {
+        /// Samples (all channels together) the header claims.
+        claimed: u64,
+        /// The caller's limit.
+        limit: u64,
+    },
     /// A `.bpk` stream ended early (truncated file).
     #[error("file ends early (truncated?) in the {0}")]
     UnexpectedEnd(&'static str),

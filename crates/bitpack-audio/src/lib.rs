@@ -45,7 +45,7 @@ mod planes;
 pub mod predict;
 pub mod wav;
 
-pub use container::{Settings, decode, encode};
+pub use container::{Limits, Settings, decode, decode_with_limits, encode};
 pub use crc::crc32;
 pub use error::Error;
 pub use predict::Effort;

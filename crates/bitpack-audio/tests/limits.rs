@@ -1,0 +1,66 @@
+//! Output limits of the `.bpk` decoders: a small valid file that claims a huge output is refused
+//! before anything is decoded, with an error naming the claim and the limit.
+
+use lore_bitpack_audio::container::{self, Encoder, Limits, MAX_CHUNK_FRAMES, Reader, Settings, StreamDecoder};
+use lore_bitpack_audio::{Audio, Effort, Error};
+
+/// A valid stereo file of `chunks` chunks of 2^20 frames of silence, encoded a chunk at a time.
+fn silent_bomb(chunks: u64) -> Vec<u8> {
+    let frames = chunks * u64::from(MAX_CHUNK_FRAMES);
+    let settings = Settings { effort: Effort::Fast, chunk_frames: MAX_CHUNK_FRAMES };
+    let (mut enc, mut out) = Encoder::new(44_100, 2, 16, frames, settings).unwrap();
+    let zeros = vec![0i16; 2 * MAX_CHUNK_FRAMES as usize];
+    for _ in 0..chunks {
+        enc.feed(&zeros, &mut out).unwrap();
+    }
+    enc.finish(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn a_tiny_file_claiming_a_huge_output_is_refused_before_decoding() {
+    let file = silent_bomb(4);
+    let claimed = 4 * 2 * u64::from(MAX_CHUNK_FRAMES);
+    // 16 MiB of PCM from a file of a few dozen bytes per chunk.
+    let ratio = 2 * claimed / file.len() as u64;
+    assert!(ratio > 100_000, "{} bytes claim {claimed} samples: only {ratio}x", file.len());
+    let limits = Limits::pcm_bytes(1 << 20);
+    let refused = Error::OutputLimit { claimed, limit: 1 << 19 };
+    assert_eq!(container::decode_with_limits(&file, limits), Err(refused.clone()));
+    assert_eq!(Reader::with_limits(&file, limits).err(), Some(refused.clone()));
+    assert_eq!(StreamDecoder::with_limits(&file[..], limits).err(), Some(refused.clone()));
+    assert_eq!(
+        refused.to_string(),
+        format!("file claims {claimed} samples, more than the limit of {} samples", 1 << 19)
+    );
+    // Without a limit (or with one that fits) it is a valid file of silence.
+    let audio = container::decode(&file).unwrap();
+    assert_eq!(audio.samples.len() as u64, claimed);
+    assert!(audio.samples.iter().all(|&s| s == 0));
+    assert_eq!(container::decode_with_limits(&file, Limits::samples(claimed)).unwrap(), audio);
+}
+
+#[test]
+fn the_limit_is_inclusive_and_counts_every_channel() {
+    let audio = Audio {
+        sample_rate: 8000,
+        channels: 2,
+        bits: 16,
+        samples: (0..2000).map(|i| ((i * 37) % 1000 - 500) as i16).collect(),
+    };
+    let file = container::encode(&audio, Settings { effort: Effort::Max, chunk_frames: 300 }).unwrap();
+    assert_eq!(container::decode_with_limits(&file, Limits::samples(2000)).unwrap(), audio);
+    assert_eq!(container::decode_with_limits(&file, Limits::pcm_bytes(4000)).unwrap(), audio);
+    let refused = Err(Error::OutputLimit { claimed: 2000, limit: 1999 });
+    assert_eq!(container::decode_with_limits(&file, Limits::samples(1999)), refused);
+    assert_eq!(container::decode_with_limits(&file, Limits::pcm_bytes(3999)), refused);
+    let mut ok = StreamDecoder::with_limits(&file[..], Limits::samples(2000)).unwrap();
+    let mut back = Vec::new();
+    while let Some(chunk) = ok.next_chunk().unwrap() {
+        back.extend(chunk);
+    }
+    assert_eq!(back, audio.samples);
+    assert_eq!(StreamDecoder::with_limits(&file[..], Limits::samples(1999)).err(), refused.err());
+    assert_eq!(Reader::with_limits(&file, Limits::samples(2000)).unwrap().chunks(), 4);
+    assert_eq!(Limits::default(), Limits::NONE);
+}
