@@ -178,7 +178,11 @@ impl CellMap for GridMap {
         if self.exact {
             let lo = ((aabb.min - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
             let hi = ((aabb.max - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
-            [lo.x as i32, lo.y as i32, hi.x as i32, hi.y as i32]
+            // SAFETY: `max` turns NaN into 0 and the clamp keeps each value in `0..=top`, with
+            // `top` at most 2^24: finite and within `i32`, as `to_int_unchecked` requires.
+            unsafe {
+                [lo.x.to_int_unchecked(), lo.y.to_int_unchecked(), hi.x.to_int_unchecked(), hi.y.to_int_unchecked()]
+            }
         } else {
             [self.coord(aabb.min.x, 0), self.coord(aabb.min.y, 1), self.coord(aabb.max.x, 0), self.coord(aabb.max.y, 1)]
         }
@@ -299,6 +303,8 @@ pub(crate) struct Cells<M: CellMap> {
     bounds: Option<Aabb>,
     dirty: bool,
     packed: Vec<u64>,
+    /// Candidate pair keys of `pairs`, hits first (grows, never shrinks).
+    cand: Vec<u64>,
     scratch_keys: Vec<u64>,
 }
 
@@ -318,6 +324,7 @@ impl<M: CellMap> Cells<M> {
             bounds: None,
             dirty: true,
             packed: Vec::new(),
+            cand: Vec::new(),
             scratch_keys: Vec::new(),
         }
     }
@@ -688,29 +695,36 @@ impl<M: CellMap> Cells<M> {
         let pack = |a: u32, b: u32| {
             if a < b { (u64::from(a) << bits) | u64::from(b) } else { (u64::from(b) << bits) | u64::from(a) }
         };
+        let (mut cand, mut n) = (core::mem::take(&mut self.cand), 0);
         for &b in &self.crowded {
             let (lo, hi) = (self.starts[b as usize] as usize, self.starts[b as usize + 1] as usize);
             let items = &self.items[lo..hi];
             stats.visited += 1;
+            let k = items.len();
+            stats.candidates += (k * (k - 1) / 2) as u64;
+            // Branch-free: room for every candidate of the bucket (the buffer only grows, so
+            // this is rarely a call), each written, and the end moved on only for a hit. A
+            // bucket lists its slots ascending, so `p.slot < q.slot`.
+            let need = n + k * (k - 1) / 2;
+            if cand.len() < need {
+                cand.resize(need.max(2 * cand.len()), 0);
+            }
             for (i, p) in items.iter().enumerate() {
-                let rest = &items[i + 1..];
-                stats.candidates += rest.len() as u64;
-                // Branch-free: write every candidate, keep it only when it is a hit.
-                let mut n = packed.len();
-                packed.resize(n + rest.len(), 0);
-                for q in rest {
+                let key = u64::from(p.slot) << bits;
+                for q in &items[i + 1..] {
                     let hit = (M::UNIQUE_CELLS || p.cell == q.cell)
                         & ((p.first | q.first) == 3)
                         & (p.aabb.min.x <= q.aabb.max.x)
                         & (q.aabb.min.x <= p.aabb.max.x)
                         & (p.aabb.min.y <= q.aabb.max.y)
                         & (q.aabb.min.y <= p.aabb.max.y);
-                    packed[n] = pack(p.slot, q.slot);
+                    cand[n] = key | u64::from(q.slot);
                     n += usize::from(hit);
                 }
-                packed.truncate(n);
             }
         }
+        packed.extend_from_slice(&cand[..n]);
+        self.cand = cand;
         for &a in &self.big {
             // A big box is a box query over its cells (or a scan of all boxes when it covers
             // more cells than there are boxes); two big boxes pair once, from the smaller.
