@@ -820,6 +820,9 @@ macro_rules! cell_index {
             fn ids(&self) -> Vec<ProxyId> {
                 self.0.ids()
             }
+            fn ids_and_boxes(&self, ids: &mut Vec<ProxyId>, boxes: &mut Vec<Aabb>) {
+                self.0.slots.ids_and_boxes(ids, boxes);
+            }
             fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
                 self.0.query_aabb(area, out)
             }

@@ -134,6 +134,20 @@ pub trait SpatialIndex: core::fmt::Debug {
     /// The live ids, ascending.
     fn ids(&self) -> Vec<ProxyId>;
 
+    /// Every live proxy's id, ascending, into `ids` and its box into `boxes` at the same
+    /// position (both replaced): [`SpatialIndex::ids`] and [`SpatialIndex::aabb`] in one pass
+    /// into reused vectors. [`World::pairs`] reads its moving index this way each frame.
+    fn ids_and_boxes(&self, ids: &mut Vec<ProxyId>, boxes: &mut Vec<Aabb>) {
+        ids.clear();
+        boxes.clear();
+        for id in self.ids() {
+            if let Some(aabb) = self.aabb(id) {
+                ids.push(id);
+                boxes.push(aabb);
+            }
+        }
+    }
+
     /// Every proxy whose box overlaps `area`, ascending, into `out` (replaced).
     fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats;
 

@@ -125,6 +125,18 @@ impl Slots {
     }
 
     /// Live slots in ascending order.
+    /// Every live proxy's id, ascending, and its box (both vectors replaced).
+    pub(crate) fn ids_and_boxes(&self, ids: &mut Vec<ProxyId>, boxes: &mut Vec<Aabb>) {
+        ids.clear();
+        boxes.clear();
+        for (i, ((&live, &generation), &aabb)) in self.live.iter().zip(&self.generation).zip(&self.aabbs).enumerate() {
+            if live {
+                ids.push(ProxyId { index: i as u32, generation });
+                boxes.push(aabb);
+            }
+        }
+    }
+
     pub(crate) fn live_slots(&self) -> impl Iterator<Item = u32> + '_ {
         self.live.iter().enumerate().filter(|(_, l)| **l).map(|(i, _)| i as u32)
     }

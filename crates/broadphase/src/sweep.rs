@@ -142,6 +142,10 @@ impl SpatialIndex for Sweep {
         self.slots.live_slots().map(|s| self.slots.id(s)).collect()
     }
 
+    fn ids_and_boxes(&self, ids: &mut Vec<ProxyId>, boxes: &mut Vec<Aabb>) {
+        self.slots.ids_and_boxes(ids, boxes);
+    }
+
     fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
         self.refresh();
         out.clear();

@@ -69,9 +69,7 @@ impl<S: SpatialIndex, M: SpatialIndex> World<S, M> {
     /// replaced. The returned statistics add up both parts.
     pub fn pairs(&mut self, moving: &mut Vec<(ProxyId, ProxyId)>, mixed: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
         let stats = self.movers.pairs(moving);
-        self.movers_ids = self.movers.ids();
-        self.movers_boxes.clear();
-        self.movers_boxes.extend(self.movers_ids.iter().filter_map(|&m| self.movers.aabb(m)));
+        self.movers.ids_and_boxes(&mut self.movers_ids, &mut self.movers_boxes);
         // One batch query: the static index does no per-frame work of its own, and the answers
         // come grouped by mover (ascending ids), each group sorted, i.e. already in pair order.
         let stats = stats.plus(self.statics.query_aabbs(&self.movers_boxes, &mut self.found));

@@ -122,6 +122,12 @@ fn check_scene(ops: &[Op], areas: &[Aabb], points: &[(f32, f32)], rays: &[Ray]) 
         let name = ix.name();
         prop_assert_eq!(ix.len(), reference.len());
         prop_assert_eq!(ix.ids(), reference.ids());
+        // Filled beforehand: the call replaces what was there.
+        let (mut ids, mut boxes) = (reference.ids(), vec![Aabb::new(vec2(0.0, 0.0), vec2(1.0, 1.0)).unwrap(); 3]);
+        ids.extend(reference.ids());
+        ix.ids_and_boxes(&mut ids, &mut boxes);
+        prop_assert_eq!(&ids, &reference.ids());
+        prop_assert_eq!(boxes, ids.iter().map(|&id| reference.aabb(id).unwrap()).collect::<Vec<_>>());
         let mut got = Vec::new();
         ix.pairs(&mut got);
         prop_assert_eq!(&got, &want_pairs, "{} pairs", name);
