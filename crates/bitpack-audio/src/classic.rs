@@ -22,7 +22,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::Error;
-use crate::bits::{BitReader, BitWriter, gamma_code, gamma_len, load_u64, low_mask};
+use crate::bits::{BitReader, BitWriter, gamma_code, gamma_len, load_u64, low_mask, peek_at};
 use crate::planes;
 
 /// Which steps run before the bit planes: delta (`1`) and Gray (`2`), as klystron's flags.
@@ -429,6 +429,16 @@ pub fn unpack_from(r: &mut BitReader<'_>, options: Options, out: &mut [i16]) -> 
         match r.take(2)? {
             0 => {}
             1 => words.fill(u64::MAX),
+            2 if r.remaining() >= n as u64 => {
+                // The whole plane is in the stream: 64 bits per load, no check per word.
+                for (k, x) in words[..nw].iter_mut().enumerate() {
+                    *x = peek_at(r.data, r.pos + 64 * k as u64);
+                }
+                if n % 64 != 0 {
+                    words[nw - 1] &= low_mask((n % 64) as u32);
+                }
+                r.pos += n as u64;
+            }
             2 => {
                 for (k, x) in words[..nw].iter_mut().enumerate() {
                     let b = (n - k * 64).min(64) as u32;
@@ -447,16 +457,17 @@ pub fn unpack_from(r: &mut BitReader<'_>, options: Options, out: &mut [i16]) -> 
 
 /// Bits of the stream one run-table lookup reads.
 const RUN_BITS: u32 = 12;
-/// Largest span of samples one lookup may cover (its pattern fits bits 6..64 of an entry).
-const RUN_SPAN: u32 = 58;
+/// Largest span of samples one lookup may cover (its pattern fits bits 12..64 of an entry).
+const RUN_SPAN: u32 = 52;
 /// Lookups per refill of the bit buffer: a refill leaves at least 56 bits.
 const RUN_LOOKUPS: usize = (56 / RUN_BITS) as usize;
 
 /// For every `RUN_BITS`-bit window of a stream of gamma codes: bits 0..6 count the stream bits
 /// taken by the whole codes at the window's start whose runs add up to at most `RUN_SPAN` (0:
-/// none), and bits 6..64 hold how those runs flip the plane: bit `6 + j` is set when an odd number
-/// of them end within `j + 1` samples of the window's start (the prefix xor of the run ends), so
-/// the top bit is the parity of all of them and an arithmetic shift extends it. The count sits in
+/// none), bits 6..12 the samples those runs cover, and bits 12..64 how they flip the plane: bit
+/// `12 + j` is set when an odd number of them end within `j + 1` samples of the window's start
+/// (the prefix xor of the run ends), so the top bit is the parity of all of them and an
+/// arithmetic shift extends it. The count sits in
 /// the low bits so that `buffer >> entry` (x86's shift takes the count mod 64) consumes the codes
 /// with no extra step on the decoder's critical path.
 static RUN_TABLE: [u64; 1 << RUN_BITS] = {
@@ -482,7 +493,7 @@ static RUN_TABLE: [u64; 1 << RUN_BITS] = {
             marks |= 1 << (span - 1);
             pos += 2 * l + 1;
         }
-        t[b as usize] = prefix_xor(marks) << 6 | pos as u64;
+        t[b as usize] = prefix_xor(marks) << 12 | (span as u64) << 6 | pos as u64;
         b += 1;
     }
     t
@@ -539,37 +550,71 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, plane: u8, words: &mut
             let mut ptr = at + 7;
             let mut count = 56 - (pos % 8) as u32;
             let mut buf = load_u64(data, at) >> (pos % 8);
+            // Samples left, and where the next lookup's first run end can fall: bit `off` of word
+            // `k` (`off < 128`, so word k or k + 1).
+            let mut left = n - i;
+            let mut off = i + 1 - 64 * k;
             'fast: while ptr + 8 <= data.len() {
                 buf |= load_u64(data, ptr) << count;
                 ptr += ((63 - count) >> 3) as usize;
                 count |= 56;
                 for _ in 0..RUN_LOOKUPS {
                     let e = RUN_TABLE[(buf & low_mask(RUN_BITS)) as usize];
-                    let flips = ((e as i64) >> 6) as u64;
-                    // The last run end is one bit above the highest bit where the pattern differs
-                    // from its parity.
-                    let span = 65 - (flips ^ top(flips)).leading_zeros() as usize;
-                    if e == 0 || i + span >= n {
-                        break 'fast;
+                    let span = ((e >> 6) & 63) as usize;
+                    if span.wrapping_sub(1) >= left - 1 {
+                        // The plane's last run: one at a time below, with its checks.
+                        if span != 0 {
+                            break 'fast;
+                        }
+                        // A code too long for the table (over 12 bits, or a run over 52): read
+                        // here if the buffer holds it and it ends before the last sample.
+                        let l = buf.trailing_zeros();
+                        let len = 2 * l + 1;
+                        if len > count {
+                            break 'fast;
+                        }
+                        // l >= 3 here: every code of up to 5 bits is in the table.
+                        let v = (1usize << l) | (((buf >> (l + 1)) & low_mask(l)).reverse_bits() >> (64 - l)) as usize;
+                        if v >= left {
+                            break 'fast;
+                        }
+                        // Its run ends at bit `t` of word k and on: every bit from there flips.
+                        let mut t = off + v - 1;
+                        while t >= 64 {
+                            words[k] = lo;
+                            lo = hi;
+                            hi = top(hi);
+                            k += 1;
+                            t -= 64;
+                        }
+                        lo ^= u64::MAX << t;
+                        hi = !hi;
+                        off = t + 1;
+                        left -= v;
+                        buf >>= len;
+                        count -= len;
+                        // The buffer may now hold fewer bits than a lookup reads: refill first.
+                        continue 'fast;
                     }
-                    let base = i + 1;
-                    // A lookup spans at most 58 samples, so its first run end is in word k or
-                    // k + 1; moving on a word is done without a branch (it is taken at random).
-                    let step = base / 64 - k;
+                    let flips = ((e as i64) >> 12) as u64;
+                    // Moving on a word is done without a branch (it is taken at random).
+                    let step = off >> 6;
                     let keep = (step as u64).wrapping_sub(1);
                     words[k] = lo;
                     lo = (lo & keep) | (hi & !keep);
                     hi = (hi & keep) | (top(hi) & !keep);
                     k += step;
-                    let s = (base % 64) as u32;
-                    lo ^= flips << s;
-                    hi ^= (((flips as i64) >> (63 - s)) >> 1) as u64;
-                    i += span;
+                    off &= 63;
+                    lo ^= flips << off;
+                    hi ^= (((flips as i64) >> (63 - off)) >> 1) as u64;
+                    off += span;
+                    left -= span;
                     // The shift takes the low 6 bits of `e`: the stream bits of its codes.
                     buf = buf.wrapping_shr(e as u32);
                     count -= (e & 63) as u32;
                 }
             }
+            i = n - left;
             pos = ptr as u64 * 8 - u64::from(count);
         }
         r.pos = pos;
@@ -747,7 +792,7 @@ mod tests {
         // Bits 1, 0 1 0, 1 (low first): runs 1, 2 and 1, marked after 1, 3 and 4 samples; 5 bits.
         let e = RUN_TABLE[0b10101];
         // Marks 0b1101: the plane flips after 1 sample, back after 3, again after 4.
-        assert_eq!((e >> 6, e & 63), (low_mask(58) ^ 0b100, 5));
+        assert_eq!((e >> 12, e >> 6 & 63, e & 63), (low_mask(52) ^ 0b100, 4, 5));
         // A code longer than the window: nothing.
         assert_eq!(RUN_TABLE[1 << 11], 0);
     }
