@@ -434,7 +434,7 @@ pub fn unpack_from(r: &mut BitReader<'_>, options: Options, out: &mut [i16]) -> 
                 for (k, x) in words[..nw].iter_mut().enumerate() {
                     *x = peek_at(r.data, r.pos + 64 * k as u64);
                 }
-                if n % 64 != 0 {
+                if !n.is_multiple_of(64) {
                     words[nw - 1] &= low_mask((n % 64) as u32);
                 }
                 r.pos += n as u64;
