@@ -7,7 +7,7 @@
 //!   scene `movers`: the static scene's movers alone (no tiles);
 //!   scene `moving1k`, `moving10k`, `moving100k`: boxes of half extent 0.5–2.0 at about 2.6
 //!   overlaps per box, all moving, update + `pairs`.
-//! - index (movers' index): `grid` (cell 4), `grid2.5`, `hash`, `tree`, `sweep`.
+//! - index (movers' index): `grid` (cell 4), `grid2.5`, `grid1.25`, `hash`, `tree`, `sweep`.
 //!
 //! Instructions per frame: run it under `valgrind --tool=callgrind` with two frame counts and
 //! divide the difference by the difference of the frame counts.
@@ -151,6 +151,7 @@ macro_rules! with_index {
         match $kind {
             "grid" => $run(|a| Grid::covering(a, 4.0).unwrap() $(, $arg)*),
             "grid2.5" => $run(|a| Grid::covering(a, 2.5).unwrap() $(, $arg)*),
+            "grid1.25" => $run(|a| Grid::covering(a, 1.25).unwrap() $(, $arg)*),
             "hash" => $run(|_| SpatialHash::new(2.5).unwrap() $(, $arg)*),
             "tree" => $run(|_| Tree::new() $(, $arg)*),
             "sweep" => $run(|_| Sweep::new(Axis::X) $(, $arg)*),

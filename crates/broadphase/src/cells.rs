@@ -24,6 +24,10 @@ use glam::Vec2;
 /// by a box query of its own) instead of being listed cell by cell.
 pub const BIG_CELLS: u64 = 256;
 
+/// A grid with more than this many cells per cell entry (at the previous build) gets the
+/// sparse build for `pairs`.
+const SPARSE_RATIO: usize = 2;
+
 /// `floor(v)` as an `i32`, saturating at the ends (monotone, so cell ranges of overlapping
 /// boxes always overlap).
 #[inline(always)]
@@ -294,8 +298,16 @@ pub(crate) struct Cells<M: CellMap> {
     big: Vec<u32>,
     /// `starts[b]..starts[b + 1]` are bucket `b`'s items.
     starts: Vec<u32>,
-    /// The buckets with two items or more, ascending.
-    crowded: Vec<u32>,
+    /// The item runs (`start..end` in `items`) of the buckets with two items or more: all
+    /// `pairs` walks.
+    crowded: Vec<(u32, u32)>,
+    /// Whether `starts` describes `items` (a dense build). After a sparse build it does not,
+    /// and a query rebuilds densely first.
+    dense: bool,
+    /// Sparse build only: per-bucket counters, all zero between builds.
+    counts: Vec<u32>,
+    /// Sparse build only: the buckets in use, in the order `items` holds them.
+    occupied: Vec<u32>,
     items: Vec<Item>,
     stamps: Vec<u32>,
     stamp: u32,
@@ -318,6 +330,9 @@ impl<M: CellMap> Cells<M> {
             big: Vec::new(),
             starts: Vec::new(),
             crowded: Vec::new(),
+            dense: false,
+            counts: Vec::new(),
+            occupied: Vec::new(),
             items: Vec::new(),
             stamps: Vec::new(),
             stamp: 0,
@@ -343,9 +358,108 @@ impl<M: CellMap> Cells<M> {
         self.stamp
     }
 
-    /// Rebuilds the cell lists from the current boxes if anything changed.
-    fn reindex(&mut self) {
+    /// Rebuilds the cell lists for [`Cells::pairs`], which needs only each bucket's run of
+    /// items, not the bucket-by-bucket `starts` table: a grid with many more cells than
+    /// entries (a few boxes in a big world, e.g. the movers of a static level) takes the
+    /// sparse build, whose cost follows the boxes, not the cells.
+    fn reindex_for_pairs(&mut self) {
         if !self.dirty {
+            return;
+        }
+        if M::UNIQUE_CELLS && self.items.len() * SPARSE_RATIO < self.map.buckets() {
+            self.reindex_sparse();
+            // Big boxes pair through box queries, which read the dense table.
+            if self.big.is_empty() {
+                return;
+            }
+        }
+        self.reindex();
+    }
+
+    /// The sparse build: counts per touched bucket (remembering which), a running sum over
+    /// the touched buckets only, the same back-to-front fill as the dense build, then the
+    /// touched counters back to zero. Each bucket's items are still ascending by slot, and
+    /// their runs lie in the order the buckets were first touched.
+    fn reindex_sparse(&mut self) {
+        let n = self.slots.capacity();
+        self.ranges.resize(n, [0; 4]);
+        self.is_big.resize(n, false);
+        self.stamps.resize(n, 0);
+        self.counts.resize(self.map.buckets(), 0);
+        self.big.clear();
+        self.occupied.clear();
+        let mut bounds: Option<Aabb> = None;
+        let mut entries = 0usize;
+        for s in 0..n as u32 {
+            if !self.slots.is_live(s) {
+                continue;
+            }
+            let aabb = self.slots.aabbs[s as usize];
+            bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
+            let r = self.map.range(&aabb);
+            let count = cells_in(&r);
+            self.ranges[s as usize] = r;
+            let big = count > BIG_CELLS;
+            self.is_big[s as usize] = big;
+            if big {
+                self.big.push(s);
+                continue;
+            }
+            entries += count as usize;
+            let [x0, y0, x1, y1] = r;
+            let width = (x1 - x0) as usize + 1;
+            for y in y0..=y1 {
+                let row = self.map.bucket(x0, y);
+                for (k, c) in self.counts[row..row + width].iter_mut().enumerate() {
+                    if *c == 0 {
+                        self.occupied.push((row + k) as u32);
+                    }
+                    *c += 1;
+                }
+            }
+        }
+        self.bounds = bounds;
+        // Counters become the end of each bucket's run; the fill moves them back to the start.
+        self.crowded.clear();
+        let mut sum = 0u32;
+        for &b in &self.occupied {
+            let c = &mut self.counts[b as usize];
+            if *c >= 2 {
+                self.crowded.push((sum, sum + *c));
+            }
+            sum += *c;
+            *c = sum;
+        }
+        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: [0; 2] };
+        self.items.resize(entries, filler);
+        for s in (0..n as u32).rev() {
+            if !self.slots.is_live(s) || self.is_big[s as usize] {
+                continue;
+            }
+            let aabb = self.slots.aabbs[s as usize];
+            let [x0, y0, x1, y1] = self.ranges[s as usize];
+            let width = (x1 - x0) as usize + 1;
+            for y in y0..=y1 {
+                let row = self.map.bucket(x0, y);
+                let first_row = u32::from(y == y0) << 1;
+                for (k, c) in self.counts[row..row + width].iter_mut().enumerate() {
+                    *c -= 1;
+                    let first = u32::from(k == 0) | first_row;
+                    self.items[*c as usize] = Item { aabb, slot: s, first, cell: [x0 + k as i32, y] };
+                }
+            }
+        }
+        for &b in &self.occupied {
+            self.counts[b as usize] = 0;
+        }
+        self.dense = false;
+        self.dirty = false;
+    }
+
+    /// Rebuilds the cell lists from the current boxes if anything changed (or the last build
+    /// was sparse), with the bucket-by-bucket `starts` table that queries read.
+    fn reindex(&mut self) {
+        if !self.dirty && self.dense {
             return;
         }
         let n = self.slots.capacity();
@@ -406,9 +520,9 @@ impl<M: CellMap> Cells<M> {
         let buckets = self.map.buckets();
         self.crowded.clear();
         let mut sum = 0u32;
-        for (b, c) in self.starts[..buckets].iter_mut().enumerate() {
+        for c in &mut self.starts[..buckets] {
             if *c >= 2 {
-                self.crowded.push(b as u32);
+                self.crowded.push((sum, sum + *c));
             }
             sum += *c;
             *c = sum;
@@ -448,6 +562,7 @@ impl<M: CellMap> Cells<M> {
                 }
             }
         }
+        self.dense = true;
         self.dirty = false;
     }
 
@@ -686,7 +801,7 @@ impl<M: CellMap> Cells<M> {
     /// their lower corners), so each pair comes out exactly once without query stamps. The
     /// walk reads the cell lists front to back; a radix sort then puts the pairs in id order.
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-        self.reindex();
+        self.reindex_for_pairs();
         out.clear();
         let mut stats = QueryStats::default();
         let mut packed = core::mem::take(&mut self.packed);
@@ -696,9 +811,8 @@ impl<M: CellMap> Cells<M> {
             if a < b { (u64::from(a) << bits) | u64::from(b) } else { (u64::from(b) << bits) | u64::from(a) }
         };
         let (mut cand, mut n) = (core::mem::take(&mut self.cand), 0);
-        for &b in &self.crowded {
-            let (lo, hi) = (self.starts[b as usize] as usize, self.starts[b as usize + 1] as usize);
-            let items = &self.items[lo..hi];
+        for &(lo, hi) in &self.crowded {
+            let items = &self.items[lo as usize..hi as usize];
             stats.visited += 1;
             let k = items.len();
             stats.candidates += (k * (k - 1) / 2) as u64;
@@ -1025,6 +1139,49 @@ mod tests {
         g.pairs(&mut got);
         assert_eq!(got, want);
         assert!(!want.is_empty());
+    }
+
+    #[test]
+    fn a_sparse_grid_pairs_without_its_bucket_table_and_queries_rebuild_it() {
+        let mut g = Grid::new(vec2(-50.0, -50.0), 1.0, 400, 400).unwrap();
+        let mut brute = crate::BruteForce::default();
+        let mut ids = Vec::new();
+        for i in 0..60 {
+            let (x, y) = ((i * 37 % 97) as f32, (i * 53 % 89) as f32 * 0.5);
+            let b = Aabb::new(vec2(x, y), vec2(x + 1.5 + (i % 3) as f32, y + 2.0)).unwrap();
+            ids.push((g.insert(b).unwrap(), brute.insert(b).unwrap()));
+        }
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        for frame in 0..4 {
+            brute.pairs(&mut want);
+            g.pairs(&mut got);
+            assert_eq!(got, want, "frame {frame}");
+            // 160,000 cells for about 200 entries: `pairs` builds sparsely.
+            assert!(!g.0.dense);
+            let area = Aabb::new(vec2(10.0, 5.0), vec2(40.0, 30.0)).unwrap();
+            let (mut want_q, mut got_q) = (Vec::new(), Vec::new());
+            brute.query_aabb(&area, &mut want_q);
+            g.query_aabb(&area, &mut got_q);
+            assert_eq!(got_q, want_q);
+            assert!(!want_q.is_empty());
+            assert!(g.0.dense);
+            for (k, &(gi, bi)) in ids.iter().enumerate() {
+                let b = g.aabb(gi).unwrap();
+                let d = vec2(((k + frame) % 5) as f32 * 0.3 - 0.6, 0.25);
+                let moved = Aabb::new(b.min + d, b.max + d).unwrap();
+                g.update(gi, moved).unwrap();
+                brute.update(bi, moved).unwrap();
+            }
+        }
+        // A big box sends `pairs` back to the dense build (it pairs through box queries).
+        let huge = Aabb::new(vec2(0.0, 0.0), vec2(60.0, 60.0)).unwrap();
+        g.insert(huge).unwrap();
+        brute.insert(huge).unwrap();
+        brute.pairs(&mut want);
+        g.pairs(&mut got);
+        assert_eq!(got, want);
+        assert!(g.0.dense);
+        assert!(g.0.counts.iter().all(|&c| c == 0));
     }
 
     #[test]
