@@ -120,28 +120,100 @@ fn to_planes(samples: &[i16], options: Options, planes: &mut Vec<u64>) -> usize 
     nw
 }
 
+/// Where the plane decoders put plane `p`'s word `k` (`k < ceil(n / 64)`): every word of every
+/// plane is written once, so the storage needs no clearing.
+trait Planes {
+    /// Stores the word.
+    fn set(&mut self, p: usize, k: usize, w: u64);
+    /// The 16 plane words of samples `64 k .. 64 k + 64`.
+    fn block(&self, k: usize) -> [u64; 16];
+}
+
+/// Planes one after the other, `stride` words apart.
+struct PlaneMajor<'a> {
+    words: &'a mut [u64],
+    stride: usize,
+}
+
+impl Planes for PlaneMajor<'_> {
+    #[inline(always)]
+    fn set(&mut self, p: usize, k: usize, w: u64) {
+        self.words[p * self.stride + k] = w;
+    }
+
+    #[inline(always)]
+    fn block(&self, k: usize) -> [u64; 16] {
+        core::array::from_fn(|p| self.words[p * self.stride + k])
+    }
+}
+
+/// The 16 words of each block of 64 samples in the 64 samples' own place in the output (4 samples
+/// per word), so that the output is the only buffer and each block turns into its samples in place.
+struct InPlace<'a> {
+    out: &'a mut [i16],
+}
+
+impl Planes for InPlace<'_> {
+    #[inline(always)]
+    fn set(&mut self, p: usize, k: usize, w: u64) {
+        let at = 64 * k + 4 * p;
+        self.out[at..at + 4].copy_from_slice(&[w as i16, (w >> 16) as i16, (w >> 32) as i16, (w >> 48) as i16]);
+    }
+
+    #[inline(always)]
+    fn block(&self, k: usize) -> [u64; 16] {
+        let b = &self.out[64 * k..64 * k + 64];
+        core::array::from_fn(|p| {
+            let q = &b[4 * p..4 * p + 4];
+            u64::from(q[0] as u16)
+                | u64::from(q[1] as u16) << 16
+                | u64::from(q[2] as u16) << 32
+                | u64::from(q[3] as u16) << 48
+        })
+    }
+}
+
+/// One block's samples from its plane words (inverse of one block of [`to_planes`]); returns the
+/// last sample (the next block's predecessor for delta coding).
+#[inline(always)]
+fn block_samples(mut w: [u64; 16], options: Options, prev: i16, block: &mut [i16]) -> i16 {
+    if options.gray() {
+        // u_p is the xor of Gray bits p..16; x = u - 32768 flips plane 15.
+        for p in (0..15).rev() {
+            w[p] ^= w[p + 1];
+        }
+        w[15] = !w[15];
+    }
+    let mut v = [0u16; 64];
+    planes::from_words(&w, &mut v);
+    if options.delta() {
+        planes::prefix_sums(&v, prev, block)
+    } else {
+        for (o, &x) in block.iter_mut().zip(&v) {
+            *o = x as i16;
+        }
+        block[block.len() - 1]
+    }
+}
+
 /// Samples from bit planes stored `stride` words apart (inverse of [`to_planes`]).
 #[inline(never)]
 fn from_planes(planes: &[u64], stride: usize, options: Options, out: &mut [i16]) {
     let mut prev = 0i16;
     for (k, block) in out.chunks_mut(64).enumerate() {
-        let mut w: [u64; 16] = core::array::from_fn(|p| planes[p * stride + k]);
-        if options.gray() {
-            // u_p is the xor of Gray bits p..16; x = u - 32768 flips plane 15.
-            for p in (0..15).rev() {
-                w[p] ^= w[p + 1];
-            }
-            w[15] = !w[15];
-        }
-        let mut v = [0u16; 64];
-        planes::from_words(&w, &mut v);
-        if options.delta() {
-            prev = planes::prefix_sums(&v, prev, block);
-        } else {
-            for (o, &x) in block.iter_mut().zip(&v) {
-                *o = x as i16;
-            }
-        }
+        let w: [u64; 16] = core::array::from_fn(|p| planes[p * stride + k]);
+        prev = block_samples(w, options, prev, block);
+    }
+}
+
+/// Samples of `n` from planes held [`InPlace`] in `out` (`64 ceil(n / 64)` values), in place.
+#[inline(never)]
+fn from_planes_in_place(out: &mut [i16], n: usize, options: Options) {
+    let mut prev = 0i16;
+    for k in 0..n.div_ceil(64) {
+        let w = InPlace { out }.block(k);
+        let end = n.min(64 * k + 64);
+        prev = block_samples(w, options, prev, &mut out[64 * k..end]);
     }
 }
 
@@ -410,8 +482,12 @@ pub fn unpack(bytes: &[u8], bits: u64, samples: usize, options: Options) -> Resu
         return Err(Error::TooLong(samples as u64));
     }
     let mut r = BitReader::new(bytes, bits)?;
-    let mut out = vec![0i16; samples];
-    unpack_from(&mut r, options, &mut out)?;
+    // The bit planes are decoded into the output itself (see `InPlace`): one buffer, rounded up to
+    // whole blocks of 64, then cut to length.
+    let mut out = vec![0i16; 64 * samples.div_ceil(64)];
+    read_planes(&mut r, samples, &mut InPlace { out: &mut out })?;
+    from_planes_in_place(&mut out, samples, options);
+    out.truncate(samples);
     Ok(out)
 }
 
@@ -422,36 +498,41 @@ pub fn unpack_from(r: &mut BitReader<'_>, options: Options, out: &mut [i16]) -> 
         return Err(Error::TooLong(n as u64));
     }
     let nw = n.div_ceil(64);
-    // One spare word per plane: the RLE reader keeps the word after the one it fills.
-    let stride = nw + 1;
-    let mut planes = vec![0u64; 16 * stride];
-    for (p, words) in planes.chunks_exact_mut(stride).enumerate() {
+    let mut planes = vec![0u64; 16 * nw];
+    read_planes(r, n, &mut PlaneMajor { words: &mut planes, stride: nw })?;
+    from_planes(&planes, nw, options, out);
+    Ok(())
+}
+
+/// Reads the 16 planes of `n` samples into `planes`.
+fn read_planes(r: &mut BitReader<'_>, n: usize, planes: &mut impl Planes) -> Result<(), Error> {
+    let nw = n.div_ceil(64);
+    for p in 0..16 {
         match r.take(2)? {
-            0 => {}
-            1 => words.fill(u64::MAX),
+            c @ (0 | 1) => (0..nw).for_each(|k| planes.set(p, k, c.wrapping_neg())),
             2 if r.remaining() >= n as u64 => {
                 // The whole plane is in the stream: 64 bits per load, no check per word.
-                for (k, x) in words[..nw].iter_mut().enumerate() {
-                    *x = peek_at(r.data, r.pos + 64 * k as u64);
-                }
-                if !n.is_multiple_of(64) {
-                    words[nw - 1] &= low_mask((n % 64) as u32);
+                for k in 0..nw {
+                    let mut w = peek_at(r.data, r.pos + 64 * k as u64);
+                    if k == nw - 1 && !n.is_multiple_of(64) {
+                        w &= low_mask((n % 64) as u32);
+                    }
+                    planes.set(p, k, w);
                 }
                 r.pos += n as u64;
             }
             2 => {
-                for (k, x) in words[..nw].iter_mut().enumerate() {
+                for k in 0..nw {
                     let b = (n - k * 64).min(64) as u32;
-                    *x = r.take(b)?;
+                    planes.set(p, k, r.take(b)?);
                 }
             }
             _ => {
                 let first = r.take(1)?;
-                read_runs(r, n, first, p as u8, words)?;
+                read_runs(r, n, first, p, planes)?;
             }
         }
     }
-    from_planes(&planes, stride, options, out);
     Ok(())
 }
 
@@ -517,9 +598,8 @@ fn top(x: u64) -> u64 {
     ((x as i64) >> 63) as u64
 }
 
-/// Reads the gamma-coded runs of an RLE plane of `n >= 1` samples whose first bit is `first`
-/// and writes the plane into `words[..nw]` (`nw = ceil(n / 64)`; `words` has a spare word after
-/// them, which gets the last bit repeated). Bits past `n` are undefined.
+/// Reads the gamma-coded runs of plane `p`, an RLE plane of `n` samples whose first bit is
+/// `first`, and writes all its words into `words`. Bits past `n` are undefined.
 ///
 /// Whole codes come from [`RUN_TABLE`], several per lookup, as long as their runs end before the
 /// last sample and they lie inside the stream; the rest (long codes, the plane's end, errors) are
@@ -531,7 +611,7 @@ fn top(x: u64) -> u64 {
 /// bit value reached so far repeated in every bit that no run end has been placed before. A run
 /// end at sample `i` flips every bit from `i` on: `lo` from bit `i % 64`, all of `hi`.
 #[inline(never)]
-fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, plane: u8, words: &mut [u64]) -> Result<(), Error> {
+fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut impl Planes) -> Result<(), Error> {
     if n == 0 {
         return Ok(());
     }
@@ -581,7 +661,7 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, plane: u8, words: &mut
                         // Its run ends at bit `t` of word k and on: every bit from there flips.
                         let mut t = off + v - 1;
                         while t >= 64 {
-                            words[k] = lo;
+                            words.set(p, k, lo);
                             lo = hi;
                             hi = top(hi);
                             k += 1;
@@ -600,7 +680,7 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, plane: u8, words: &mut
                     // Moving on a word is done without a branch (it is taken at random).
                     let step = off >> 6;
                     let keep = (step as u64).wrapping_sub(1);
-                    words[k] = lo;
+                    words.set(p, k, lo);
                     lo = (lo & keep) | (hi & !keep);
                     hi = (hi & keep) | (top(hi) & !keep);
                     k += step;
@@ -621,12 +701,12 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, plane: u8, words: &mut
         let run = r.gamma()?;
         pos = r.pos;
         if run > (n - i) as u64 {
-            return Err(Error::RunTooLong { plane, run, at: i as u64, samples: n as u64 });
+            return Err(Error::RunTooLong { plane: p as u8, run, at: i as u64, samples: n as u64 });
         }
         i += run as usize;
         if i < n {
             while k < i / 64 {
-                words[k] = lo;
+                words.set(p, k, lo);
                 lo = hi;
                 hi = top(hi);
                 k += 1;
@@ -635,10 +715,15 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, plane: u8, words: &mut
             hi = !hi;
         }
     }
-    // The rest of the plane (and the spare word) holds the last bit.
-    words[k] = lo;
-    words[k + 1] = hi;
-    words[k + 2..].fill(top(hi));
+    // The rest of the plane holds the last bit.
+    let nw = n.div_ceil(64);
+    words.set(p, k, lo);
+    if k + 1 < nw {
+        words.set(p, k + 1, hi);
+    }
+    for j in k + 2..nw {
+        words.set(p, j, top(hi));
+    }
     r.pos = pos;
     Ok(())
 }
@@ -772,6 +857,10 @@ mod tests {
             let bits = if next() % 2 == 0 { p.bits } else { next() % (p.bits + 1) };
             let fast = unpack(&bytes, bits, n, o);
             let slow = unpack_bitwise(&bytes, bits, n, o);
+            // The planes-apart layout that containers use gives the same.
+            let mut apart = vec![0i16; n];
+            let got = BitReader::new(&bytes, bits).and_then(|mut r| unpack_from(&mut r, o, &mut apart));
+            assert_eq!(got.map(|()| apart), fast, "case {case}");
             match (&fast, &slow) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "case {case}"),
                 (Err(a), Err(b)) => {
