@@ -12,6 +12,11 @@ use lore_bitpack_audio::container;
 
 fuzz_target!(|data: &[u8]| {
     let _ = container::decode(data);
+    // With an output limit, nothing over it comes out.
+    let limits = container::Limits::samples(1 << 16);
+    if let Ok(a) = container::decode_with_limits(data, limits) {
+        assert!(a.samples.len() as u64 <= limits.max_samples);
+    }
     if let Ok(r) = container::Reader::new(data) {
         for i in 0..r.chunks() + 1 {
             let _ = r.decode_chunk(i);
