@@ -41,6 +41,10 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
     const NAME: &'static str;
     /// Whether each bucket holds exactly one cell (a grid) rather than a mix (a hash).
     const UNIQUE_CELLS: bool;
+    /// What an entry remembers of its cell: nothing in a grid (a bucket is one cell), the
+    /// coordinates in a hash (a bucket mixes cells).
+    type Tag: Copy + PartialEq + core::fmt::Debug;
+    fn tag(x: i32, y: i32) -> Self::Tag;
     fn origin(&self) -> Vec2;
     fn cell_size(&self) -> f32;
     fn inv_cell(&self) -> f32;
@@ -155,6 +159,9 @@ impl GridMap {
 impl CellMap for GridMap {
     const NAME: &'static str = "grid";
     const UNIQUE_CELLS: bool = true;
+    type Tag = ();
+    #[inline(always)]
+    fn tag(_x: i32, _y: i32) {}
     fn origin(&self) -> Vec2 {
         self.origin
     }
@@ -236,6 +243,11 @@ pub(crate) struct HashMap {
 impl CellMap for HashMap {
     const NAME: &'static str = "hash";
     const UNIQUE_CELLS: bool = false;
+    type Tag = [i32; 2];
+    #[inline(always)]
+    fn tag(x: i32, y: i32) -> [i32; 2] {
+        [x, y]
+    }
     fn origin(&self) -> Vec2 {
         Vec2::ZERO
     }
@@ -276,14 +288,15 @@ impl CellMap for HashMap {
 /// One entry of a cell list: the proxy's slot and a copy of its box (so the box test reads
 /// memory next to the list).
 #[derive(Clone, Copy, Debug)]
-struct Item {
+struct Item<T> {
     aabb: Aabb,
     slot: u32,
     /// Bit 0: this cell is in the box's first column; bit 1: in its first row. Two boxes
     /// listed in one cell meet there first exactly when their flags together have both bits.
     first: u32,
-    /// The cell this entry was listed for (a hash bucket mixes cells).
-    cell: [i32; 2],
+    /// The cell this entry was listed for, in a hash (a bucket mixes cells); nothing in a
+    /// grid, whose entries are 24 bytes instead of 32.
+    cell: T,
 }
 
 /// The shared machinery of [`Grid`] and [`SpatialHash`].
@@ -308,7 +321,7 @@ pub(crate) struct Cells<M: CellMap> {
     counts: Vec<u32>,
     /// Sparse build only: the buckets in use, in the order `items` holds them.
     occupied: Vec<u32>,
-    items: Vec<Item>,
+    items: Vec<Item<M::Tag>>,
     stamps: Vec<u32>,
     stamp: u32,
     /// Union of all live boxes at the last reindex (rays are clipped to it).
@@ -430,7 +443,7 @@ impl<M: CellMap> Cells<M> {
             sum += *c;
             *c = sum;
         }
-        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: [0; 2] };
+        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: M::tag(0, 0) };
         self.items.resize(entries, filler);
         for s in (0..n as u32).rev() {
             if !self.slots.is_live(s) || self.is_big[s as usize] {
@@ -445,7 +458,7 @@ impl<M: CellMap> Cells<M> {
                 for (k, c) in self.counts[row..row + width].iter_mut().enumerate() {
                     *c -= 1;
                     let first = u32::from(k == 0) | first_row;
-                    self.items[*c as usize] = Item { aabb, slot: s, first, cell: [x0 + k as i32, y] };
+                    self.items[*c as usize] = Item { aabb, slot: s, first, cell: M::tag(x0 + k as i32, y) };
                 }
             }
         }
@@ -528,7 +541,7 @@ impl<M: CellMap> Cells<M> {
             *c = sum;
         }
         self.starts[buckets] = entries as u32;
-        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: [0; 2] };
+        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: M::tag(0, 0) };
         // Every item is overwritten below: only the length needs setting.
         self.items.resize(entries, filler);
         // Fill each bucket from its back, slots in descending order, so each bucket lists its
@@ -548,7 +561,7 @@ impl<M: CellMap> Cells<M> {
                     for (k, c) in cursor[row..row + width].iter_mut().enumerate() {
                         *c -= 1;
                         let first = u32::from(k == 0) | first_row;
-                        self.items[*c as usize] = Item { aabb, slot: s, first, cell: [x0 + k as i32, y] };
+                        self.items[*c as usize] = Item { aabb, slot: s, first, cell: M::tag(x0 + k as i32, y) };
                     }
                 }
             } else {
@@ -557,7 +570,7 @@ impl<M: CellMap> Cells<M> {
                         let b = self.map.bucket(x, y);
                         cursor[b] -= 1;
                         let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
-                        self.items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: [x, y] };
+                        self.items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: M::tag(x, y) };
                     }
                 }
             }
@@ -567,7 +580,7 @@ impl<M: CellMap> Cells<M> {
     }
 
     #[inline]
-    fn bucket_items(&self, x: i32, y: i32) -> &[Item] {
+    fn bucket_items(&self, x: i32, y: i32) -> &[Item<M::Tag>] {
         let b = self.map.bucket(x, y);
         &self.items[self.starts[b] as usize..self.starts[b + 1] as usize]
     }
@@ -665,7 +678,7 @@ impl<M: CellMap> Cells<M> {
                     let first_col = x == r[0];
                     let b = self.map.bucket(x, y);
                     for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
-                        if (!M::UNIQUE_CELLS && item.cell != [x, y])
+                        if (!M::UNIQUE_CELLS && item.cell != M::tag(x, y))
                             || !(first_col || item.first & 1 != 0)
                             || !(first_row || item.first & 2 != 0)
                         {
