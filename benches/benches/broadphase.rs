@@ -316,8 +316,8 @@ fn to_p(a: &Aabb) -> PAabb {
 
 type Pairs = Vec<(ProxyId, ProxyId)>;
 
-fn lore_frame<S: SpatialIndex>(
-    w: &mut World<S, Grid>,
+fn lore_frame<S: SpatialIndex, M: SpatialIndex>(
+    w: &mut World<S, M>,
     ids: &[ProxyId],
     s: &Scene,
     mm: &mut Pairs,
@@ -353,6 +353,15 @@ fn static_world(c: &mut Criterion) {
     let make_world_in = |s: &Scene, static_bounds: Aabb| {
         let mut w =
             World::new(Grid::covering(static_bounds, STATIC_CELL).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
+        for t in &tiles {
+            w.statics_mut().insert(*t).unwrap();
+        }
+        let ids: Vec<ProxyId> = (0..s.centers.len()).map(|i| w.movers_mut().insert(s.aabb(i)).unwrap()).collect();
+        (w, ids)
+    };
+    // The same static grid with the movers in a sweep instead of their own grid.
+    let make_sweep_world = |s: &Scene| {
+        let mut w = World::new(Grid::covering(tile_bounds, STATIC_CELL).unwrap(), Sweep::new(Axis::X));
         for t in &tiles {
             w.statics_mut().insert(*t).unwrap();
         }
@@ -437,6 +446,9 @@ fn static_world(c: &mut Criterion) {
         let (mut tw, tids) = make_tree_world(&base);
         lore_frame(&mut tw, &tids, &s, &mut mm, &mut ms);
         assert_eq!(as_global(&mm, &ms), want, "tree world");
+        let (mut sw, sids) = make_sweep_world(&base);
+        lore_frame(&mut sw, &sids, &s, &mut mm, &mut ms);
+        assert_eq!(as_global(&mm, &ms), want, "sweep movers world");
         let (mut bvh, mut ws) = make_parry(&base);
         let mut out = Vec::new();
         parry_frame(&mut bvh, &mut ws, &s, &mut out);
@@ -457,6 +469,15 @@ fn static_world(c: &mut Criterion) {
             })
         });
     }
+    let mut s = base.clone();
+    let (mut w, ids) = make_sweep_world(&s);
+    w.pairs(&mut mm, &mut ms);
+    g.bench_function("static100k+1k/lore-world-grid-sweep", |b| {
+        b.iter(|| {
+            s.step();
+            black_box(lore_frame(&mut w, &ids, &s, &mut mm, &mut ms))
+        })
+    });
     let mut s = base.clone();
     let (mut w, ids) = make_tree_world(&s);
     g.bench_function("static100k+1k/lore-world-tree", |b| {
