@@ -9,11 +9,14 @@
 //!
 //! The lists are rebuilt lazily, all at once, when a query follows a change (the "reindex"):
 //! a counting pass, a prefix sum and a fill, so the lists of one bucket sit together in one
-//! array with a copy of each box beside its slot. A proxy met twice in one query (it spans
-//! several cells, or the hash put two of its cells in one bucket) is reported once thanks to
-//! a per-proxy query stamp. A box spanning more than [`BIG_CELLS`] cells is kept aside in a
-//! short list instead, so one huge box cannot flood the table: every query tests that list,
-//! and `pairs` finds a big box's partners with one box query over its cells.
+//! array with a copy of each box beside its slot. For `pairs` alone, a grid with many more
+//! cells than entries is rebuilt sparsely (the prefix sum runs over the touched buckets only).
+//! A proxy met twice in one query (it spans several cells, or the hash put two of its cells
+//! in one bucket) is reported once: box queries and `pairs` take an entry only in the first
+//! cell it shares with the query or partner, rays use a per-proxy query stamp. A box spanning
+//! more than [`BIG_CELLS`] cells is kept aside in a short list instead, so one huge box cannot
+//! flood the table: every query tests that list, and `pairs` finds a big box's partners with
+//! one box query over its cells.
 
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
@@ -983,7 +986,9 @@ macro_rules! cell_index {
 /// Boxes outside the grid are clamped into its edge cells: still correct, only slower if many
 /// boxes live outside. Updates are O(1); the lists are rebuilt in one pass when the next query
 /// or `pairs` call comes, which is the fastest way to get the full pair set of a world of
-/// similar-size moving boxes.
+/// similar-size moving boxes. When the grid has more than twice as many cells as cell entries
+/// (a few movers in a grid that covers a whole level), `pairs` rebuilds sparsely, touching only
+/// the cells the boxes are in, so its cost follows the boxes rather than the grid's size.
 #[derive(Clone, Debug)]
 pub struct Grid(Cells<GridMap>);
 
