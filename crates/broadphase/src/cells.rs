@@ -95,31 +95,38 @@ pub(crate) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>, bits: u32) {
         return;
     }
     // As few passes as digits of at most 12 bits allow (a 4,096-entry count table stays in L1).
-    let passes = bits.div_ceil(12).max(1);
-    let digit = bits.div_ceil(passes);
+    let passes = bits.div_ceil(12).max(1) as usize;
+    let digit = bits.div_ceil(passes as u32);
     let mask = (1u64 << digit) - 1;
-    let mut offsets = alloc::vec![0u32; 1 << digit];
-    let mut shift = 0;
-    while shift < bits {
-        offsets.iter_mut().for_each(|o| *o = 0);
-        for &k in keys.iter() {
-            offsets[((k >> shift) & mask) as usize] += 1;
+    let size = 1usize << digit;
+    // One read counts every digit at once; each pass then only scatters.
+    let mut offsets = alloc::vec![0u32; passes * size];
+    for &k in keys.iter() {
+        for (p, table) in offsets.chunks_exact_mut(size).enumerate() {
+            table[((k >> (p as u32 * digit)) & mask) as usize] += 1;
+        }
+    }
+    let n = keys.len();
+    tmp.resize(n, 0);
+    for (p, table) in offsets.chunks_exact_mut(size).enumerate() {
+        // A digit that every key shares leaves the order as it is.
+        if table.contains(&(n as u32)) {
+            continue;
         }
         let mut sum = 0;
-        for o in offsets.iter_mut() {
+        for o in table.iter_mut() {
             let c = *o;
             *o = sum;
             sum += c;
         }
-        tmp.clear();
-        tmp.resize(keys.len(), 0);
+        let shift = p as u32 * digit;
         for &k in keys.iter() {
             let d = ((k >> shift) & mask) as usize;
-            tmp[offsets[d] as usize] = k;
-            offsets[d] += 1;
+            tmp[table[d] as usize] = k;
+            table[d] += 1;
         }
         core::mem::swap(keys, tmp);
-        shift += digit;
+        tmp.resize(n, 0);
     }
 }
 
@@ -1200,6 +1207,20 @@ mod tests {
         assert_eq!(got, want);
         assert!(g.0.dense);
         assert!(g.0.counts.iter().all(|&c| c == 0));
+    }
+
+    #[test]
+    fn radix_sort_sorts_with_shared_and_varying_digits() {
+        // 36-bit keys: three 12-bit digits, the top one shared by every key (its pass is skipped).
+        let mut keys: Vec<u64> = (0..3000u64).map(|i| (5 << 30) | ((i * 7919) % 100_003) << 7 | (i % 97)).collect();
+        let mut want = keys.clone();
+        want.sort_unstable();
+        radix_sort(&mut keys, &mut Vec::new(), 36);
+        assert_eq!(keys, want);
+        // Every digit shared: nothing moves.
+        let mut same = alloc::vec![42u64; 600];
+        radix_sort(&mut same, &mut Vec::new(), 20);
+        assert_eq!(same, alloc::vec![42u64; 600]);
     }
 
     #[test]
