@@ -13,11 +13,16 @@ pub(crate) fn random_points(rng: &mut Pcg64Mcg, count: u32, width: f32, height: 
 }
 
 /// Triangulates `points`; returns the vertex positions (duplicates merged, in spade's vertex
-/// order, which is the input order minus duplicates for `bulk_load_stable`) and the undirected
-/// edges `(a, b)` with `a < b`, sorted.
+/// order) and the undirected edges `(a, b)` with `a < b`, sorted.
+///
+/// `bulk_load`, not `bulk_load_stable`: the stable variant keeps the input order at the price of
+/// 5 % more instructions and 70 % more L1 misses in spade (100k points, cachegrind), and spade's
+/// own order is spatial, so neighbours get nearby ids and the tree, zone and key passes after it
+/// miss the cache less (the whole 100k-point pipeline: 3.7 % fewer instructions, 32 % fewer L1
+/// misses). Node ids are therefore spade's, not the order in which the points were drawn.
 pub(crate) fn triangulate(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<[u32; 2]>), MazeError> {
     let input: Vec<Point2<f64>> = points.iter().map(|p| Point2::new(f64::from(p.x), f64::from(p.y))).collect();
-    let t = DelaunayTriangulation::<Point2<f64>>::bulk_load_stable(input)
+    let t = DelaunayTriangulation::<Point2<f64>>::bulk_load(input)
         .map_err(|e| MazeError::Triangulation(format!("{e:?}")))?;
     if t.num_vertices() < 2 {
         return Err(MazeError::Triangulation("fewer than 2 distinct points".to_owned()));
