@@ -653,7 +653,7 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut 
                         if len > count {
                             break 'fast;
                         }
-                        // l >= 3 here: every code of up to 5 bits is in the table.
+                        // l >= 5 here: every code of up to 9 bits (runs up to 31) is in the table.
                         let v = (1usize << l) | (((buf >> (l + 1)) & low_mask(l)).reverse_bits() >> (64 - l)) as usize;
                         if v >= left {
                             break 'fast;
