@@ -2,6 +2,10 @@
 //!
 //! `cargo bench -p lore-benches --bench allocators` (add a filter such as `heap` to run one
 //! group). Before the timings it prints the heap use at first failure of each heap allocator.
+//! With `LORE_TALC_PROCEDURES=1` it first runs talc's own two heap procedures (random actions
+//! for a fixed time on a 128 MiB arena, and heap efficiency; `LORE_TALC_EFFICIENCY_TRIALS`
+//! sets the number of fills, 300 by default): about a minute, plus a few minutes for the
+//! efficiency fills of the slow list-walking heaps.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -357,7 +361,226 @@ fn use_at_first_failure(name: &str, max: usize) -> f64 {
     }
 }
 
+// ----- talc's own procedures ---------------------------------------------------------------
+//
+// Written from the description of talc's benchmark programs (`benches/` in talc's repository):
+// a 128 MiB arena, mapped before timing; random actions for a fixed time, not a fixed count, so
+// the live set random-walks up from 300 objects for as long as the allocator keeps up; heap
+// efficiency as the mean fraction of the arena in live requests at the first failed allocation
+// or reallocation over repeated fills of one heap. Run with `LORE_TALC_PROCEDURES=1`.
+
+/// talc's arena size.
+const TALC_ARENA: usize = 1 << 27;
+
+/// talc's size distribution: uniform in `4..c` with `c` uniform in `16..max` (leans small).
+fn talc_size(rng: &mut Pcg64Mcg, max: usize) -> usize {
+    let cap = rng.random_range(16..max);
+    rng.random_range(4..cap)
+}
+
+/// talc's alignments: 8 (75 %), 16 (19 %), 32 (4.7 %), ..., 2048 (at most).
+fn talc_align(rng: &mut Pcg64Mcg) -> usize {
+    8usize << (rng.random::<u16>().trailing_zeros() / 2)
+}
+
+/// What one timed run of talc's random actions did.
+struct RaRun {
+    /// Successful actions (talc's score): allocations, frees and reallocations that worked.
+    score: u64,
+    elapsed: Duration,
+    live_at_end: usize,
+    failures: u64,
+}
+
+/// CPU time this thread has run, from `/proc/thread-self/schedstat` (Linux); `None` elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(s.split_whitespace().next()?.parse().ok()?))
+}
+
+/// The clock of [`talc_random_actions`]: the thread's CPU time where the system gives it
+/// (other processes then do not count: on a loaded machine wall time would shrink every run
+/// alike and the live set with it), else wall time. Read every 64 batches of 100 actions.
+struct RunClock {
+    cpu0: Option<Duration>,
+    wall0: Instant,
+}
+
+impl RunClock {
+    fn start() -> Self {
+        Self { cpu0: thread_cpu_time(), wall0: Instant::now() }
+    }
+    fn elapsed(&self) -> Duration {
+        match (self.cpu0, thread_cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => self.wall0.elapsed(),
+        }
+    }
+}
+
+/// talc's random actions for `duration` (of CPU time, see [`RunClock`]): one action in
+/// seven resizes a random live object to `1..3×max` bytes; else allocate (three in seven, or
+/// six in seven while fewer than 300 objects live) or free a random live object (three in
+/// seven). talc checks the clock every 100 actions; this reads it every 6,400 (a read of the
+/// CPU clock is a small file read) and times exactly what ran. Frees everything afterwards,
+/// outside the timing.
+fn talc_random_actions(heap: &mut dyn BenchHeap, rng: &mut Pcg64Mcg, max: usize, duration: Duration) -> RaRun {
+    let mut v: Vec<(NonNull<u8>, Layout)> = Vec::with_capacity(100_000);
+    let (mut score, mut failures) = (0u64, 0u64);
+    let clock = RunClock::start();
+    let mut elapsed = Duration::ZERO;
+    while elapsed < duration {
+        for _ in 0..6400 {
+            let action = rng.random_range(0..7);
+            if action == 6 {
+                if !v.is_empty() {
+                    let i = rng.random_range(0..v.len());
+                    let new_size = rng.random_range(1..3 * max);
+                    let (p, l) = v[i];
+                    // SAFETY: allocated here with `l`; on failure the old block stays.
+                    match unsafe { heap.realloc(p, l, new_size) } {
+                        Some(q) => {
+                            v[i] = (q, Layout::from_size_align(new_size, l.align()).unwrap());
+                            score += 1;
+                        }
+                        None => failures += 1,
+                    }
+                }
+            } else if action < 3 || v.len() < 300 {
+                let l = Layout::from_size_align(talc_size(rng, max), talc_align(rng)).unwrap();
+                match heap.alloc(l) {
+                    Some(p) => {
+                        v.push((p, l));
+                        score += 1;
+                    }
+                    None => failures += 1,
+                }
+            } else {
+                let (p, l) = v.swap_remove(rng.random_range(0..v.len()));
+                // SAFETY: allocated here with `l`.
+                unsafe { heap.free(p, l) };
+                score += 1;
+            }
+        }
+        elapsed = clock.elapsed();
+    }
+    let live_at_end = v.len();
+    for (p, l) in v {
+        // SAFETY: allocated here with `l`.
+        unsafe { heap.free(p, l) };
+    }
+    RaRun { score, elapsed, live_at_end, failures }
+}
+
+/// talc's random-actions benchmark: for each maximum size, 7 trials per allocator (interleaved
+/// here: trial 1 of every allocator, then trial 2, ...), each on a fresh heap over the mapped
+/// arena: a 2 ms warm-up run, its objects freed, then the 200 ms run that is scored.
+fn talc_random_actions_bench(arena: &Region) {
+    const TRIALS: usize = 7;
+    for max in [1000, 3000, 10_000, 30_000] {
+        let mut runs: Vec<Vec<RaRun>> = HEAPS.iter().map(|_| Vec::new()).collect();
+        for trial in 0..TRIALS {
+            for (k, name) in HEAPS.iter().enumerate() {
+                let mut heap = make(name, arena, arena.len);
+                let mut rng = Pcg64Mcg::seed_from_u64(1000 * trial as u64 + max as u64);
+                talc_random_actions(heap.as_mut(), &mut rng, max, Duration::from_millis(2));
+                runs[k].push(talc_random_actions(heap.as_mut(), &mut rng, max, Duration::from_millis(200)));
+            }
+        }
+        let per_action: Vec<f64> = runs
+            .iter()
+            .map(|r| {
+                let ns: f64 = r.iter().map(|x| x.elapsed.as_secs_f64() * 1e9).sum();
+                ns / r.iter().map(|x| x.score).sum::<u64>() as f64
+            })
+            .collect();
+        let talc = HEAPS.iter().position(|&n| n == "talc").unwrap();
+        let list = HEAPS.iter().position(|&n| n == "linked_list_allocator").unwrap();
+        for (k, name) in HEAPS.iter().enumerate() {
+            let r = &runs[k];
+            let score = r.iter().map(|x| x.score).sum::<u64>() / TRIALS as u64;
+            let live = r.iter().map(|x| x.live_at_end).sum::<usize>() / TRIALS;
+            let failures = r.iter().map(|x| x.failures).sum::<u64>() / TRIALS as u64;
+            println!(
+                "talc random actions, max {max:>5} B: {name:>24} {:9.1} ns/action  score {score:>9} per 200 ms  \
+                 live at end {live:>6}  failures {failures:>6}  {:.2}x talc  list/this {:.1}x",
+                per_action[k],
+                per_action[k] / per_action[talc],
+                per_action[list] / per_action[k],
+            );
+        }
+    }
+}
+
+/// talc's heap-efficiency benchmark: on one heap over the arena, `trials` times: allocate
+/// (five in ten; sizes as in random actions with max 10,000 B, talc's alignments), free a
+/// random live object (one in ten) or resize one to `1..100,000` bytes (four in ten) until an
+/// allocation or a reallocation fails; add up the live objects' requested sizes, free them all.
+/// Returns the mean fraction of the arena the live requests held.
+fn talc_heap_efficiency(name: &str, arena: &Region, trials: usize) -> f64 {
+    let mut heap = make(name, arena, arena.len);
+    let mut rng = Pcg64Mcg::seed_from_u64(17);
+    let mut v: Vec<(NonNull<u8>, Layout)> = Vec::with_capacity(100_000);
+    let mut used = 0usize;
+    for _ in 0..trials {
+        loop {
+            match rng.random_range(0..10) {
+                0..=4 => {
+                    let l = Layout::from_size_align(talc_size(&mut rng, 10_000), talc_align(&mut rng)).unwrap();
+                    match heap.alloc(l) {
+                        Some(p) => v.push((p, l)),
+                        None => break,
+                    }
+                }
+                5 => {
+                    if !v.is_empty() {
+                        let (p, l) = v.swap_remove(rng.random_range(0..v.len()));
+                        // SAFETY: allocated here with `l`.
+                        unsafe { heap.free(p, l) };
+                    }
+                }
+                _ => {
+                    if !v.is_empty() {
+                        let i = rng.random_range(0..v.len());
+                        let new_size = rng.random_range(1..100_000);
+                        let (p, l) = v[i];
+                        // SAFETY: allocated here with `l`; on failure the old block stays.
+                        match unsafe { heap.realloc(p, l, new_size) } {
+                            Some(q) => v[i] = (q, Layout::from_size_align(new_size, l.align()).unwrap()),
+                            None => break,
+                        }
+                    }
+                }
+            }
+        }
+        used += v.iter().map(|(_, l)| l.size()).sum::<usize>();
+        for (p, l) in v.drain(..) {
+            // SAFETY: allocated here with `l`.
+            unsafe { heap.free(p, l) };
+        }
+    }
+    used as f64 / (trials * arena.len) as f64
+}
+
+fn talc_procedures() {
+    let arena = Region::touched(TALC_ARENA);
+    let trials: usize = std::env::var("LORE_TALC_EFFICIENCY_TRIALS").ok().and_then(|t| t.parse().ok()).unwrap_or(300);
+    for name in HEAPS {
+        let start = Instant::now();
+        let e = talc_heap_efficiency(name, &arena, trials);
+        println!(
+            "talc heap efficiency ({trials} fills of 128 MiB): {name:>24} {:.2}%  ({:.1} s)",
+            100.0 * e,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    talc_random_actions_bench(&arena);
+}
+
 fn heap(c: &mut Criterion) {
+    if std::env::var_os("LORE_TALC_PROCEDURES").is_some() {
+        talc_procedures();
+    }
     for max in [128, 1024] {
         for name in HEAPS {
             println!(
