@@ -528,6 +528,7 @@ impl<'a> Heap<'a> {
 
     /// Marks the block at `off` (of `size` bytes, already out of the free lists) used with
     /// `need` bytes, returning the tail as a free block when it is large enough.
+    #[inline(always)]
     fn carve(&mut self, off: usize, size: usize, need: usize) {
         let keep = if size - need >= MIN_BLOCK { need } else { size };
         // SAFETY: `off` is a block header inside the area.
@@ -594,6 +595,7 @@ impl<'a> Heap<'a> {
 
     /// # Safety
     /// `off` is a used block's header offset.
+    #[inline(always)]
     unsafe fn free_at(&mut self, off: usize) {
         // SAFETY: the caller's contract.
         let h = unsafe { self.hdr(off) };
