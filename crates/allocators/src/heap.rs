@@ -233,7 +233,7 @@ impl<'a> Heap<'a> {
         // SAFETY: both headers lie inside the region.
         unsafe {
             heap.write_hdr(0, Hdr { size: heap.len as u32, prev_size: 0, tag: FREE_TAG });
-            heap.write_hdr(heap.len, Hdr { size: 0, prev_size: heap.len as u32, tag: USED_TAG ^ heap.len as u32 });
+            heap.write_hdr(heap.len, Hdr { size: 0, prev_size: heap.len as u32, tag: USED_TAG });
         }
         heap.insert_free(0, heap.len);
         // SAFETY: the payload of the single free block is ours.
@@ -276,7 +276,9 @@ impl<'a> Heap<'a> {
     /// As [`Heap::hdr`].
     #[inline]
     unsafe fn write_hdr(&mut self, off: usize, h: Hdr) {
-        let tag = if h.tag == FREE_TAG || h.tag == USED_TAG || h.tag == DEAD_TAG { h.tag ^ off as u32 } else { h.tag };
+        // Tag 0 is written as is (a header inside a block being reshaped); the three tags
+        // are mixed with the offset.
+        let tag = if h.tag == 0 { 0 } else { h.tag ^ off as u32 };
         // SAFETY: the caller's contract.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
@@ -559,10 +561,11 @@ impl<'a> Heap<'a> {
     fn validate(&self, ptr: NonNull<u8>) -> Result<usize> {
         let p = ptr.as_ptr() as usize;
         let base = self.base.as_ptr() as usize;
-        if p < base + HEADER || p >= base + self.len || !(p - base).is_multiple_of(16) {
+        // One unsigned compare for both ends: a pointer below the first payload wraps around.
+        let off = p.wrapping_sub(base + HEADER);
+        if off >= self.len.saturating_sub(HEADER) || !off.is_multiple_of(16) {
             return Err(Error::ForeignPointer);
         }
-        let off = p - base - HEADER;
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
             // Inside the poisoned payload of a free block: freed already.
             return Err(Error::DoubleFree);
@@ -974,6 +977,13 @@ mod tests {
         let inner = unsafe { NonNull::new_unchecked(a.as_ptr().add(16)) };
         assert_eq!(heap.free(inner), Err(Error::ForeignPointer));
         assert_eq!(heap.free(NonNull::new(other.as_mut_ptr()).unwrap()), Err(Error::ForeignPointer));
+        // Just below the first payload, and at the end of the managed area (where the next
+        // payload would be): both outside, neither may be read as a header.
+        let base = heap.base().cast_mut();
+        let cap = heap.capacity();
+        for p in [base, base.wrapping_add(cap), base.wrapping_add(cap + HEADER)] {
+            assert_eq!(heap.free(NonNull::new(p).unwrap()), Err(Error::ForeignPointer));
+        }
         heap.free(a).unwrap();
         assert_eq!(heap.free(a), Err(Error::DoubleFree));
         heap.check().unwrap();
