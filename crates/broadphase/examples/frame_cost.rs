@@ -7,7 +7,13 @@
 //!   scene `movers`: the static scene's movers alone (no tiles);
 //!   scene `moving1k`, `moving10k`, `moving100k`: boxes of half extent 0.5–2.0 at about 2.6
 //!   overlaps per box, all moving, update + `pairs`.
-//! - index (movers' index): `grid` (cell 4), `grid2.5`, `grid1.25`, `hash`, `tree`, `sweep`.
+//! - index (movers' index): `grid` (cell 4), `grid2.5`, `grid1.25`, `hash`, `tree`, `sweep`;
+//!   `tree-reinsert` is a `Tree` that reinserts every leaf leaving its fat box (reinsert share
+//!   1), `tree-refit` one that refits every such leaf in place (share 0).
+//! - scene `quality1k`, `quality10k` (index ignored): the moving scene with a default `Tree`
+//!   for `frames` frames, printing every 50th frame the tree's SAH cost, the cost of a fresh
+//!   bulk build of the same boxes, the nodes the pair search visited in both, and how many
+//!   automatic rebuilds the refit has made so far.
 //!
 //! Instructions per frame: run it under `valgrind --tool=callgrind` with two frame counts and
 //! divide the difference by the difference of the frame counts.
@@ -154,10 +160,50 @@ macro_rules! with_index {
             "grid1.25" => $run(|a| Grid::covering(a, 1.25).unwrap() $(, $arg)*),
             "hash" => $run(|_| SpatialHash::new(2.5).unwrap() $(, $arg)*),
             "tree" => $run(|_| Tree::new() $(, $arg)*),
+            "tree-reinsert" => $run(|_| tree_with_share(1.0) $(, $arg)*),
+            "tree-refit" => $run(|_| tree_with_share(0.0) $(, $arg)*),
             "sweep" => $run(|_| Sweep::new(Axis::X) $(, $arg)*),
             other => panic!("unknown index {other}"),
         }
     };
+}
+
+fn tree_with_share(share: f32) -> Tree {
+    let mut t = Tree::new();
+    t.set_reinsert_share(share).unwrap();
+    t
+}
+
+/// The moving scene of `n` boxes in a default `Tree`, printing its quality every 50 frames.
+fn tree_quality(n: usize, frames: usize) -> usize {
+    let mut s = Scene::new(n, 7);
+    let mut tree = Tree::new();
+    let ids: Vec<ProxyId> = (0..n).map(|i| tree.insert(s.aabb(i)).unwrap()).collect();
+    let mut pairs = Vec::new();
+    let mut total = 0;
+    println!("frame  sah_cost  fresh_build_cost  pair_nodes_visited  fresh_visited  auto_rebuilds");
+    for frame in 1..=frames {
+        s.step();
+        for (i, &id) in ids.iter().enumerate() {
+            tree.update(id, s.aabb(i)).unwrap();
+        }
+        let stats = tree.pairs(&mut pairs);
+        total += pairs.len();
+        if frame % 50 == 0 || frame == 1 {
+            let mut fresh = tree.clone();
+            fresh.rebuild();
+            let fresh_stats = fresh.pairs(&mut Vec::new());
+            println!(
+                "{frame:5}  {:8.1}  {:16.1}  {:18}  {:13}  {:13}",
+                tree.sah_cost(),
+                fresh.sah_cost(),
+                stats.visited,
+                fresh_stats.visited,
+                tree.auto_rebuilds()
+            );
+        }
+    }
+    total
 }
 
 fn main() {
@@ -171,6 +217,8 @@ fn main() {
         "moving1k" => with_index!(kind, moving_scene(1_000, frames)),
         "moving10k" => with_index!(kind, moving_scene(10_000, frames)),
         "moving100k" => with_index!(kind, moving_scene(100_000, frames)),
+        "quality1k" => tree_quality(1_000, frames),
+        "quality10k" => tree_quality(10_000, frames),
         other => panic!("unknown scene {other}"),
     };
     println!("{scene} {kind} {frames} frames: {} pairs in all", black_box(total));

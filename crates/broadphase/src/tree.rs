@@ -7,12 +7,27 @@
 //! at all, insertion that walks down choosing the sibling by the surface-area heuristic, and
 //! AVL-style rotations on the way back up that keep the tree balanced. A bulk build
 //! ([`Tree::rebuild`]) makes a fresh, well-shaped tree from all current boxes at once.
+//!
+//! When many leaves leave their fat boxes between two queries (every box moving every frame),
+//! reinserting each one would cost a walk down and up the tree per leaf. Past a share of the
+//! leaves ([`Tree::set_reinsert_share`]) the tree switches to refitting in place: a moved leaf
+//! takes its new fat box and grows its ancestors just enough to hold it (so the tree stays valid
+//! at every moment) and marks the path to the root. The next query (or [`Tree::refit`]) then
+//! walks the marked nodes once, children before parents, shrinks each to the union of its
+//! children, and tries the four local rotations of Kopta et al. (2012, "Fast, effective BVH
+//! updates for animated scenes") that swap a child with a grandchild when that makes the
+//! node's children smaller. If the tree's surface-area cost ([`Tree::sah_cost`]) still climbs
+//! past [`REBUILD_FACTOR`] times its value after the last bulk build, the tree is rebuilt.
 
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
 
 const NULL: u32 = u32::MAX;
+
+/// A refitted tree whose [`Tree::sah_cost`] exceeds this multiple of its cost after the last
+/// bulk build (or the first refit after a series of insertions) is rebuilt by [`Tree::rebuild`].
+pub const REBUILD_FACTOR: f32 = 1.3;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -53,6 +68,18 @@ pub struct Tree {
     pair_stack: Vec<(u32, u32)>,
     packed: Vec<u64>,
     scratch_keys: Vec<u64>,
+    /// Internal nodes on a path from a refitted leaf to the root, waiting for [`Tree::refit`].
+    marked: Vec<bool>,
+    /// Leaves that left their fat box since the last refit (reinserted or refitted).
+    moved: usize,
+    /// Reinsert while `moved <= reinsert_share * len`, refit in place beyond.
+    reinsert_share: f32,
+    /// The SAH cost to compare with before deciding on a rebuild (0 = not known yet).
+    baseline_cost: f32,
+    /// Nodes in refit order (scratch).
+    order: Vec<u32>,
+    /// Rebuilds started by [`Tree::refit`] because the cost had climbed too far.
+    auto_rebuilds: u64,
 }
 
 impl Default for Tree {
@@ -77,6 +104,12 @@ impl Tree {
             pair_stack: Vec::new(),
             packed: Vec::new(),
             scratch_keys: Vec::new(),
+            marked: Vec::new(),
+            moved: 0,
+            reinsert_share: 1.0 / 16.0,
+            baseline_cost: 0.0,
+            order: Vec::new(),
+            auto_rebuilds: 0,
         }
     }
 
@@ -100,6 +133,58 @@ impl Tree {
         self.margin
     }
 
+    /// How many of the leaves that leave their fat boxes between two queries are reinserted
+    /// (searched a new place in the tree, as the surface-area heuristic wants) before the rest
+    /// are refitted in place: while at most `share × len()` leaves have moved since the last
+    /// query or [`Tree::refit`], [`SpatialIndex::update`] reinserts; beyond that it refits.
+    ///
+    /// - `1.0`: always reinsert (each update costs a walk down and up the tree);
+    /// - `0.0`: always refit in place (cheapest per update; the tree's shape follows the boxes
+    ///   only through local rotations and, when its cost has climbed by [`REBUILD_FACTOR`], a
+    ///   rebuild);
+    /// - default `1/16`: a few movers keep the tree as good as insertion makes it, and a frame
+    ///   where most boxes move costs one refit pass.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] for NaN, [`Error::BadConfig`] outside `0.0..=1.0`.
+    pub fn set_reinsert_share(&mut self, share: f32) -> Result<(), Error> {
+        if share.is_nan() {
+            return Err(Error::NonFinite);
+        }
+        if !(0.0..=1.0).contains(&share) {
+            return Err(Error::BadConfig("tree reinsert share must be in 0..=1"));
+        }
+        self.reinsert_share = share;
+        Ok(())
+    }
+
+    /// The share set by [`Tree::set_reinsert_share`].
+    #[must_use]
+    pub fn reinsert_share(&self) -> f32 {
+        self.reinsert_share
+    }
+
+    /// The tree's surface-area cost: the sum of the half-perimeters of its internal nodes
+    /// divided by the root's (0 for fewer than two leaves). A box query or a pair search visits
+    /// nodes roughly in proportion to it, so it measures the tree's quality: lower is better.
+    /// O(nodes).
+    #[must_use]
+    pub fn sah_cost(&self) -> f32 {
+        if self.root == NULL || self.nodes[self.root as usize].is_leaf() {
+            return 0.0;
+        }
+        let sum: f64 = self.nodes.iter().filter(|n| n.height > 0).map(|n| f64::from(n.aabb.half_perimeter())).sum();
+        let root = f64::from(self.nodes[self.root as usize].aabb.half_perimeter());
+        if root > 0.0 { (sum / root) as f32 } else { 0.0 }
+    }
+
+    /// How many times [`Tree::refit`] has rebuilt the tree because its cost had climbed past
+    /// [`REBUILD_FACTOR`] times the reference (for tuning; never reset).
+    #[must_use]
+    pub fn auto_rebuilds(&self) -> u64 {
+        self.auto_rebuilds
+    }
+
     /// Height of the tree (0 for a single leaf, -1 when empty).
     #[must_use]
     pub fn height(&self) -> i32 {
@@ -114,12 +199,14 @@ impl Tree {
 
     fn alloc_node(&mut self, node: Node) -> u32 {
         if self.free != NULL {
+            debug_assert!(!self.marked[self.free as usize]);
             let i = self.free;
             self.free = self.nodes[i as usize].parent;
             self.nodes[i as usize] = node;
             i
         } else {
             self.nodes.push(node);
+            self.marked.push(false);
             (self.nodes.len() - 1) as u32
         }
     }
@@ -134,7 +221,7 @@ impl Tree {
     }
 
     /// Recomputes the box and height of internal node `i` from its children.
-    fn refit(&mut self, i: u32) {
+    fn refit_node(&mut self, i: u32) {
         let n = self.nodes[i as usize];
         let (a, b) = (&self.nodes[n.child1 as usize], &self.nodes[n.child2 as usize]);
         let (aabb, height) = (a.aabb.union(&b.aabb), 1 + a.height.max(b.height));
@@ -158,7 +245,7 @@ impl Tree {
     fn fix_upwards(&mut self, mut i: u32) {
         while i != NULL {
             i = self.balance(i);
-            self.refit(i);
+            self.refit_node(i);
             i = self.nodes[i as usize].parent;
         }
     }
@@ -280,15 +367,138 @@ impl Tree {
         }
         self.nodes[give as usize].parent = a;
         debug_assert!(self.nodes[a as usize].child1 == other || self.nodes[a as usize].child2 == other);
-        self.refit(a);
-        self.refit(up);
+        self.refit_node(a);
+        self.refit_node(up);
         up
+    }
+
+    /// A leaf that left its fat box takes its new fat box in place; its ancestors grow to hold
+    /// it and are marked for the next [`Tree::refit`].
+    fn enlarge(&mut self, leaf: u32, fat: Aabb) {
+        self.nodes[leaf as usize].aabb = fat;
+        let mut child_box = fat;
+        let mut i = self.nodes[leaf as usize].parent;
+        while i != NULL {
+            let n = &mut self.nodes[i as usize];
+            let holds = n.aabb.contains(&child_box);
+            if holds && self.marked[i as usize] {
+                // Every ancestor of a marked node is marked and already holds this box.
+                break;
+            }
+            self.marked[i as usize] = true;
+            if !holds {
+                n.aabb = n.aabb.union(&child_box);
+            }
+            child_box = n.aabb;
+            i = n.parent;
+        }
+    }
+
+    /// Finishes the pending in-place updates: every node marked by a moved leaf is shrunk to
+    /// the union of its children, children before parents, each once, and then offered the
+    /// local rotations of [`Tree::rotate_best`]. Queries call it themselves; call it directly
+    /// to choose when the work is done. Rebuilds the tree if its cost has climbed past
+    /// [`REBUILD_FACTOR`] times the reference.
+    pub fn refit(&mut self) {
+        self.moved = 0;
+        if self.root == NULL || !self.marked[self.root as usize] {
+            return;
+        }
+        let mut order = core::mem::take(&mut self.order);
+        order.clear();
+        self.stack.clear();
+        self.stack.push(self.root);
+        // Pre-order over the marked nodes; read backwards, every node comes after its children.
+        while let Some(i) = self.stack.pop() {
+            order.push(i);
+            let n = self.nodes[i as usize];
+            for c in [n.child1, n.child2] {
+                if self.marked[c as usize] {
+                    self.stack.push(c);
+                }
+            }
+        }
+        for &i in order.iter().rev() {
+            self.marked[i as usize] = false;
+            self.refit_node(i);
+            self.rotate_best(i);
+        }
+        self.order = order;
+        let cost = self.sah_cost();
+        if self.baseline_cost <= 0.0 {
+            self.baseline_cost = cost;
+        } else if cost > REBUILD_FACTOR * self.baseline_cost {
+            self.auto_rebuilds += 1;
+            self.rebuild();
+        }
+    }
+
+    /// Of the four swaps of one of `i`'s children with one of the other child's children, makes
+    /// the one that shrinks the changed child most (if any does), and refits `i`. The other
+    /// child and `i`'s own box stay as they are; heights are recomputed.
+    ///
+    /// ```text
+    ///        i                 i            (swap b with f: c's box becomes
+    ///      /   \             /   \           the union of b and g)
+    ///     b     c    ==>    f     c
+    ///          / \               / \
+    ///         f   g             b   g
+    /// ```
+    fn rotate_best(&mut self, i: u32) {
+        let n = self.nodes[i as usize];
+        let (b, c) = (n.child1, n.child2);
+        let (nb, nc) = (self.nodes[b as usize], self.nodes[c as usize]);
+        // (gain, the child that moves down, the grandchild that moves up)
+        let mut best = (0.0f32, NULL, NULL);
+        let mut consider = |small: u32, small_box: &Aabb, parent: &Node| {
+            if parent.is_leaf() {
+                return;
+            }
+            let area = parent.aabb.half_perimeter();
+            let (f, g) = (parent.child1, parent.child2);
+            let (bf, bg) = (self.nodes[f as usize].aabb, self.nodes[g as usize].aabb);
+            // Swapping `small` with f leaves g beside it, and the other way round.
+            let gain_f = area - small_box.union(&bg).half_perimeter();
+            let gain_g = area - small_box.union(&bf).half_perimeter();
+            if gain_f > best.0 {
+                best = (gain_f, small, f);
+            }
+            if gain_g > best.0 {
+                best = (gain_g, small, g);
+            }
+        };
+        consider(b, &nb.aabb, &nc);
+        consider(c, &nc.aabb, &nb);
+        let (gain, down, up) = best;
+        // Tiny gains are float noise; skip them so boxes do not swap back and forth.
+        if gain <= 1e-4 * n.aabb.half_perimeter() {
+            return;
+        }
+        let other = if down == b { c } else { b };
+        // `down` takes `up`'s place under `other`; `up` takes `down`'s place under `i`.
+        if self.nodes[other as usize].child1 == up {
+            self.nodes[other as usize].child1 = down;
+        } else {
+            self.nodes[other as usize].child2 = down;
+        }
+        if down == b {
+            self.nodes[i as usize].child1 = up;
+        } else {
+            self.nodes[i as usize].child2 = up;
+        }
+        self.nodes[down as usize].parent = other;
+        self.nodes[up as usize].parent = i;
+        self.refit_node(other);
+        self.refit_node(i);
     }
 
     /// Rebuilds the whole tree from the current boxes, top down, splitting each set of leaves
     /// at the median centre along its longer axis: the bulk build, O(n log n). Use it after
-    /// loading a level, or now and then for a tree that has seen many moves.
+    /// loading a level, or now and then for a tree that has seen many moves (the in-place
+    /// refit calls it by itself when the tree's cost has climbed too far).
     pub fn rebuild(&mut self) {
+        self.marked.iter_mut().for_each(|m| *m = false);
+        self.moved = 0;
         let mut leaves: Vec<u32> = Vec::with_capacity(self.slots.len());
         for s in self.slots.live_slots() {
             leaves.push(self.leaf_of[s as usize]);
@@ -305,6 +515,7 @@ impl Tree {
         if self.root != NULL {
             self.nodes[self.root as usize].parent = NULL;
         }
+        self.baseline_cost = self.sah_cost();
     }
 
     fn build(&mut self, leaves: &mut [u32]) -> u32 {
@@ -387,6 +598,7 @@ impl Tree {
 
     /// Collects into `self.found` the slots whose boxes overlap `area`.
     fn collect(&mut self, area: &Aabb, stats: &mut QueryStats) {
+        self.refit();
         self.found.clear();
         if self.root == NULL {
             return;
@@ -413,6 +625,7 @@ impl Tree {
 
     /// Walks the nodes the ray touches, nearest-first; `visit(id, t)` returns the cutoff `t`.
     fn walk_ray(&mut self, ray: &Ray, stats: &mut QueryStats, visit: &mut dyn FnMut(ProxyId, f32) -> f32) {
+        self.refit();
         if self.root == NULL {
             return;
         }
@@ -457,6 +670,7 @@ impl SpatialIndex for Tree {
     }
 
     fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error> {
+        self.refit();
         let id = self.slots.insert(aabb)?;
         let leaf = self.alloc_node(Node {
             aabb: aabb.grown(self.margin),
@@ -476,6 +690,9 @@ impl SpatialIndex for Tree {
     }
 
     fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
+        self.slots.slot(id)?;
+        // Finish pending refits first (a rebuild there must still see this proxy).
+        self.refit();
         let (s, aabb) = self.slots.remove(id)?;
         let leaf = self.leaf_of[s as usize];
         self.remove_leaf(leaf);
@@ -494,9 +711,15 @@ impl SpatialIndex for Tree {
         if fat.contains(&aabb) && fat.half_perimeter() <= 4.0 * refattened.half_perimeter() + 1e-6 {
             return Ok(());
         }
-        self.remove_leaf(leaf);
-        self.nodes[leaf as usize].aabb = refattened;
-        self.insert_leaf(leaf);
+        self.moved += 1;
+        if self.moved as f32 <= self.reinsert_share * self.slots.len() as f32 {
+            debug_assert!(self.root == NULL || !self.marked[self.root as usize]);
+            self.remove_leaf(leaf);
+            self.nodes[leaf as usize].aabb = refattened;
+            self.insert_leaf(leaf);
+        } else {
+            self.enlarge(leaf, refattened);
+        }
         Ok(())
     }
 
@@ -507,6 +730,9 @@ impl SpatialIndex for Tree {
     fn clear(&mut self) {
         self.slots.clear();
         self.nodes.clear();
+        self.marked.clear();
+        self.moved = 0;
+        self.baseline_cost = 0.0;
         self.leaf_of.iter_mut().for_each(|l| *l = NULL);
         self.free = NULL;
         self.root = NULL;
@@ -558,6 +784,7 @@ impl SpatialIndex for Tree {
     /// is tested against itself by crossing the two children of every internal node, opening
     /// the larger side of each overlapping node pair. A radix sort puts the pairs in id order.
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.refit();
         out.clear();
         let mut stats = QueryStats::default();
         let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
@@ -607,6 +834,7 @@ impl SpatialIndex for Tree {
     }
 
     fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
+        self.refit();
         if self.root == NULL {
             return;
         }
@@ -664,5 +892,184 @@ mod tests {
         t.update(a, unit(3.0, 0.0)).unwrap();
         t.validate().unwrap();
         assert!(Tree::with_margin(-1.0).is_err());
+    }
+
+    /// `n` boxes of half extent 0.5–2 in a square with about 2.6 overlaps per box, each with a
+    /// velocity; `step` moves them and bounces them off the walls.
+    struct Swarm {
+        pos: Vec<glam::Vec2>,
+        half: Vec<glam::Vec2>,
+        vel: Vec<glam::Vec2>,
+        side: f32,
+    }
+
+    impl Swarm {
+        fn new(n: usize, speed: f32) -> Self {
+            // A small xorshift generator: deterministic, no dependency.
+            let mut state = 0x9E37_79B9_7F4A_7C15u64;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 40) as f32 / (1u64 << 24) as f32
+            };
+            let side = (9.5 * n as f32).sqrt();
+            let mut s = Self { pos: Vec::new(), half: Vec::new(), vel: Vec::new(), side };
+            for _ in 0..n {
+                s.pos.push(vec2(next() * side, next() * side));
+                s.half.push(vec2(0.5 + 1.5 * next(), 0.5 + 1.5 * next()));
+                s.vel.push(vec2(next() - 0.5, next() - 0.5) * 2.0 * speed);
+            }
+            s
+        }
+
+        fn step(&mut self) {
+            for (p, v) in self.pos.iter_mut().zip(&mut self.vel) {
+                *p += *v;
+                if p.x < 0.0 || p.x > self.side {
+                    v.x = -v.x;
+                }
+                if p.y < 0.0 || p.y > self.side {
+                    v.y = -v.y;
+                }
+            }
+        }
+
+        fn aabb(&self, i: usize) -> Aabb {
+            Aabb::from_center(self.pos[i], self.half[i]).unwrap()
+        }
+    }
+
+    fn brute_pairs(s: &Swarm, ids: &[ProxyId]) -> Vec<(ProxyId, ProxyId)> {
+        let mut want = Vec::new();
+        for i in 0..ids.len() {
+            for j in i + 1..ids.len() {
+                if s.aabb(i).overlaps(&s.aabb(j)) {
+                    want.push((ids[i].min(ids[j]), ids[i].max(ids[j])));
+                }
+            }
+        }
+        want.sort_unstable();
+        want
+    }
+
+    #[test]
+    fn refit_frames_stay_valid_and_exact() {
+        for share in [0.0, 1.0 / 16.0, 1.0] {
+            let mut s = Swarm::new(400, 0.3);
+            let mut t = Tree::new();
+            t.set_reinsert_share(share).unwrap();
+            let ids: Vec<ProxyId> = (0..400).map(|i| t.insert(s.aabb(i)).unwrap()).collect();
+            let mut got = Vec::new();
+            for frame in 0..300 {
+                s.step();
+                for (i, &id) in ids.iter().enumerate() {
+                    t.update(id, s.aabb(i)).unwrap();
+                }
+                // Valid between the updates and the refit too: ancestors grow as leaves move.
+                t.validate().unwrap();
+                if frame % 10 == 0 {
+                    t.pairs(&mut got);
+                    assert_eq!(got, brute_pairs(&s, &ids), "share {share}, frame {frame}");
+                } else {
+                    t.refit();
+                }
+                t.validate().unwrap();
+                assert!(t.marked.iter().all(|&m| !m), "marks left after a refit");
+            }
+        }
+    }
+
+    #[test]
+    fn quality_stays_bounded_under_refits() {
+        // Fast boxes cross the world many times over: without re-optimisation the tree's
+        // leaves would end up far from their neighbours in the tree.
+        let mut s = Swarm::new(2000, 0.5);
+        let mut t = Tree::new();
+        t.set_reinsert_share(0.0).unwrap();
+        let ids: Vec<ProxyId> = (0..2000).map(|i| t.insert(s.aabb(i)).unwrap()).collect();
+        t.rebuild();
+        let mut worst = 0.0f32;
+        for frame in 0..600 {
+            s.step();
+            for (i, &id) in ids.iter().enumerate() {
+                t.update(id, s.aabb(i)).unwrap();
+            }
+            t.refit();
+            if frame % 50 == 49 {
+                let mut fresh = t.clone();
+                fresh.rebuild();
+                let ratio = t.sah_cost() / fresh.sah_cost();
+                worst = worst.max(ratio);
+                assert!(
+                    ratio <= REBUILD_FACTOR * 1.25,
+                    "frame {frame}: cost {} vs fresh {}",
+                    t.sah_cost(),
+                    fresh.sah_cost()
+                );
+            }
+        }
+        assert!(worst > 0.0);
+        t.validate().unwrap();
+    }
+
+    #[test]
+    fn few_movers_are_reinserted_many_are_refitted() {
+        let mut s = Swarm::new(320, 0.3);
+        let mut t = Tree::new();
+        assert_eq!(t.reinsert_share(), 1.0 / 16.0);
+        let ids: Vec<ProxyId> = (0..320).map(|i| t.insert(s.aabb(i)).unwrap()).collect();
+        let mut pairs = Vec::new();
+        t.pairs(&mut pairs);
+        // 20 = 320/16 leaves jumping far away are reinserted: no node is marked for a refit.
+        for &id in &ids[..20] {
+            t.update(id, unit(1000.0, 1000.0)).unwrap();
+        }
+        assert!(t.marked.iter().all(|&m| !m));
+        t.validate().unwrap();
+        // The 21st is refitted in place: its path to the root is marked.
+        t.update(ids[20], unit(-1000.0, 1000.0)).unwrap();
+        let leaf = t.leaf_of[ids[20].index() as usize];
+        assert!(t.marked[t.nodes[leaf as usize].parent as usize] && t.marked[t.root as usize]);
+        t.validate().unwrap();
+        t.pairs(&mut pairs);
+        assert!(t.marked.iter().all(|&m| !m));
+        t.validate().unwrap();
+        // Share 1: always reinsert, never a mark.
+        t.set_reinsert_share(1.0).unwrap();
+        s.step();
+        for (i, &id) in ids.iter().enumerate() {
+            t.update(id, s.aabb(i)).unwrap();
+        }
+        assert!(t.marked.iter().all(|&m| !m));
+        t.validate().unwrap();
+        assert!(t.set_reinsert_share(f32::NAN).is_err());
+        assert!(t.set_reinsert_share(-0.1).is_err());
+        assert!(t.set_reinsert_share(1.5).is_err());
+        assert_eq!(t.reinsert_share(), 1.0);
+    }
+
+    #[test]
+    fn removing_and_inserting_with_refits_pending() {
+        let mut s = Swarm::new(200, 0.4);
+        let mut t = Tree::new();
+        t.set_reinsert_share(0.0).unwrap();
+        let mut ids: Vec<ProxyId> = (0..200).map(|i| t.insert(s.aabb(i)).unwrap()).collect();
+        for round in 0..20 {
+            s.step();
+            for (i, &id) in ids.iter().enumerate() {
+                t.update(id, s.aabb(i)).unwrap();
+            }
+            // Pending marks, then a removal and an insertion of the same box.
+            let k = (round * 37) % ids.len();
+            t.remove(ids[k]).unwrap();
+            ids[k] = t.insert(s.aabb(k)).unwrap();
+            t.validate().unwrap();
+        }
+        let mut got = Vec::new();
+        t.pairs(&mut got);
+        let mut want = brute_pairs(&s, &ids);
+        want.sort_unstable();
+        assert_eq!(got, want);
     }
 }

@@ -18,7 +18,17 @@ fn indexes() -> Vec<Box<dyn SpatialIndex>> {
         Box::new(SpatialHash::with_table_size(3.0, 13).unwrap()),
         Box::new(Tree::new()),
         Box::new(Tree::with_margin(0.0).unwrap()),
+        // Every leaf that leaves its fat box is refitted in place (none reinserted).
+        Box::new(refit_tree(0.1, 0.0)),
+        Box::new(refit_tree(0.0, 0.0)),
+        Box::new(refit_tree(0.1, 0.5)),
     ]
+}
+
+fn refit_tree(margin: f32, share: f32) -> Tree {
+    let mut t = Tree::with_margin(margin).unwrap();
+    t.set_reinsert_share(share).unwrap();
+    t
 }
 
 #[derive(Clone, Debug)]
