@@ -139,6 +139,8 @@ pub struct Heap<'a> {
     policy: Policy,
     heads: [u32; BINS],
     bitmap: [u64; BINS / 64],
+    /// Bit `w` set when `bitmap[w]` is not zero (the first level of the two-level bitmap).
+    summary: u64,
     rover: u32,
     used: usize,
     used_blocks: usize,
@@ -166,23 +168,21 @@ struct Hdr {
     tag: u32,
 }
 
+/// The bin of a block of `u` 16-byte units: one bin per size below 8 units, then 8 bins per
+/// power of two. Branch-free: `u | 8` makes sizes below 8 units share the first power's
+/// shift of 0, where `s * 8 + (u >> s)` is `u` itself.
+#[inline(always)]
 fn bin_of_units(u: usize) -> usize {
-    if u < 8 {
-        return u;
-    }
-    let fl = usize::BITS as usize - 1 - u.leading_zeros() as usize;
-    let sl = (u >> (fl - 3)) & 7;
-    8 + (fl - 3) * 8 + sl
+    let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
+    s * 8 + (u >> s)
 }
 
-/// The first bin whose every block holds at least `u` units.
+/// The first bin whose every block holds at least `u` units (`u` rounded up to the next bin
+/// boundary, then [`bin_of_units`]).
+#[inline(always)]
 fn bin_at_least(u: usize) -> usize {
-    if u < 8 {
-        return u;
-    }
-    let fl = usize::BITS as usize - 1 - u.leading_zeros() as usize;
-    let rounded = u + (1 << (fl - 3)) - 1;
-    bin_of_units(rounded)
+    let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
+    bin_of_units(u + (1 << s) - 1)
 }
 
 impl<'a> Heap<'a> {
@@ -195,6 +195,7 @@ impl<'a> Heap<'a> {
             policy,
             heads: [NONE; BINS],
             bitmap: [0; BINS / 64],
+            summary: 0,
             rover: NONE,
             used: 0,
             used_blocks: 0,
@@ -235,7 +236,11 @@ impl<'a> Heap<'a> {
             heap.write_hdr(0, Hdr { size: heap.len as u32, prev_size: 0, tag: FREE_TAG });
             heap.write_hdr(heap.len, Hdr { size: 0, prev_size: heap.len as u32, tag: USED_TAG });
         }
-        heap.insert_free(0, heap.len);
+        if policy == Policy::GoodFit {
+            heap.insert_free::<true>(0, heap.len);
+        } else {
+            heap.insert_free::<false>(0, heap.len);
+        }
         // SAFETY: the payload of the single free block is ours.
         unsafe { heap.poison_free(0, heap.len) };
         Ok(heap)
@@ -327,9 +332,17 @@ impl<'a> Heap<'a> {
         unsafe { self.base.as_ptr().add(off as usize + HEADER).cast::<u32>().add(1).write(prev) };
     }
 
-    #[inline]
+    /// The free list of a block of `size` bytes under the heap's policy (for the checks; the
+    /// hot paths use [`Heap::bin`], resolved at compile time).
     fn bin_for(&self, size: usize) -> usize {
-        if self.policy == Policy::GoodFit { bin_of_units(size / 16) } else { 0 }
+        if self.policy == Policy::GoodFit { Self::bin::<true>(size) } else { Self::bin::<false>(size) }
+    }
+
+    /// The free list of a block of `size` bytes: its size class under good fit (`GF`), the
+    /// one list otherwise.
+    #[inline(always)]
+    fn bin<const GF: bool>(size: usize) -> usize {
+        if GF { bin_of_units(size / 16) } else { 0 }
     }
 
     /// # Safety
@@ -348,13 +361,17 @@ impl<'a> Heap<'a> {
 
     // ----- free lists -------------------------------------------------------------------
 
-    fn insert_free(&mut self, off: usize, size: usize) {
-        let bin = self.bin_for(size);
+    /// Marks `off..off+size` free (its `prev_size` is kept) and pushes it on its list.
+    #[inline(always)]
+    fn insert_free<const GF: bool>(&mut self, off: usize, size: usize) {
+        let bin = Self::bin::<GF>(size);
         let head = self.heads[bin];
-        // SAFETY: `off` starts a block of `size` bytes inside the area.
+        // SAFETY: `off` starts a block of `size` bytes inside the area; its header's size and
+        // tag words are rewritten, its boundary tag kept.
         unsafe {
-            let prev_size = self.hdr(off).prev_size;
-            self.write_hdr(off, Hdr { size: size as u32, prev_size, tag: FREE_TAG });
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.write(size as u32);
+            p.add(2).write(FREE_TAG ^ off as u32);
         }
         let o = off as u32;
         self.set_next(o, head);
@@ -364,15 +381,22 @@ impl<'a> Heap<'a> {
         }
         self.heads[bin] = o;
         self.bitmap[bin / 64] |= 1 << (bin % 64);
+        self.summary |= 1 << (bin / 64);
     }
 
-    fn remove_free(&mut self, off: usize) {
-        let bin = self.bin_for(self.size_at(off));
+    /// Unlinks the free block at `off` from its list.
+    #[inline(always)]
+    fn remove_free<const GF: bool>(&mut self, off: usize) {
+        let bin = Self::bin::<GF>(self.size_at(off));
         let (next, prev) = self.links(off);
         if prev == NONE {
             self.heads[bin] = next;
             if next == NONE {
-                self.bitmap[bin / 64] &= !(1 << (bin % 64));
+                let word = &mut self.bitmap[bin / 64];
+                *word &= !(1 << (bin % 64));
+                if *word == 0 {
+                    self.summary &= !(1 << (bin / 64));
+                }
             }
         } else {
             self.set_next(prev, next);
@@ -380,13 +404,13 @@ impl<'a> Heap<'a> {
         if next != NONE {
             self.set_prev(next, prev);
         }
-        if self.rover == off as u32 {
+        if !GF && self.rover == off as u32 {
             self.rover = next;
         }
     }
 
-    /// Finds a free block of at least `need` bytes according to the policy.
-    fn find(&mut self, need: usize) -> Option<usize> {
+    /// Finds a free block of at least `need` bytes in the one list of the post's policies.
+    fn find_in_list(&mut self, need: usize) -> Option<usize> {
         match self.policy {
             Policy::FirstFit => {
                 let mut cur = self.heads[0];
@@ -438,29 +462,31 @@ impl<'a> Heap<'a> {
                 }
                 best.map(|(o, _)| o)
             }
-            Policy::GoodFit => {
-                let units = need / 16;
-                let bin = bin_at_least(units);
-                if bin >= BINS {
-                    return self.find_in_bin_below(units);
-                }
-                let mut word = bin / 64;
-                let mut bits = self.bitmap[word] & (!0u64 << (bin % 64));
-                loop {
-                    if bits != 0 {
-                        let b = word * 64 + bits.trailing_zeros() as usize;
-                        return Some(self.heads[b] as usize);
-                    }
-                    word += 1;
-                    if word == self.bitmap.len() {
-                        // Nothing in a class that surely fits: try the request's own class,
-                        // whose larger members may still fit (keeps the last bytes usable).
-                        return self.find_in_bin_below(units);
-                    }
-                    bits = self.bitmap[word];
-                }
+            Policy::GoodFit => None,
+        }
+    }
+
+    /// Finds a free block of at least `need` bytes: the first non-empty size class that
+    /// surely fits, found with the two-level bitmap in two bit scans.
+    #[inline(always)]
+    fn find_good(&self, need: usize) -> Option<usize> {
+        let units = need / 16;
+        let bin = bin_at_least(units);
+        if bin < BINS {
+            let word = bin / 64;
+            let bits = self.bitmap[word] & (!0u64 << (bin % 64));
+            if bits != 0 {
+                return Some(self.heads[word * 64 + bits.trailing_zeros() as usize] as usize);
+            }
+            let words = self.summary & (!0u64 << (word + 1));
+            if words != 0 {
+                let w = words.trailing_zeros() as usize % (BINS / 64);
+                return Some(self.heads[w * 64 + self.bitmap[w].trailing_zeros() as usize] as usize);
             }
         }
+        // Nothing in a class that surely fits: try the request's own class, whose larger
+        // members may still fit (keeps the last bytes usable).
+        self.find_in_bin_below(units)
     }
 
     /// Scans the class of `units` itself for a block large enough.
@@ -486,19 +512,46 @@ impl<'a> Heap<'a> {
 
     /// Allocates a block for `layout`.
     ///
+    /// The policy is resolved once per call: the work is done by a copy of the code compiled
+    /// for good fit or for the list policies, which returns a bare pointer; the error is
+    /// worked out only when there is none.
+    ///
     /// # Errors
     /// [`Error::OutOfMemory`] when no free block fits; [`Error::Unsupported`] for a size that
     /// overflows.
+    #[inline]
     pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
-        let oom = Error::OutOfMemory { size: layout.size(), align: layout.align() };
-        let need = Self::block_need(layout).ok_or(Error::Unsupported { size: layout.size(), align: layout.align() })?;
+        let p =
+            if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_in::<false>(layout) };
+        match p {
+            Some(p) => Ok(p),
+            None => Err(Self::alloc_error(layout)),
+        }
+    }
+
+    /// Why [`Heap::alloc_in`] found no block for `layout`.
+    #[cold]
+    fn alloc_error(layout: Layout) -> Error {
+        let (size, align) = (layout.size(), layout.align());
+        if Self::block_need(layout).is_none() {
+            Error::Unsupported { size, align }
+        } else {
+            Error::OutOfMemory { size, align }
+        }
+    }
+
+    /// [`Heap::alloc`] for good fit (`GF`) or the list policies; `None` when the size
+    /// overflows or no free block fits.
+    #[inline(always)]
+    fn alloc_in<const GF: bool>(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        let need = Self::block_need(layout)?;
         if need > self.len {
-            return Err(oom);
+            return None;
         }
         let align = layout.align();
         let search = if align <= 16 { need } else { need + align + MIN_BLOCK };
-        let off = self.find(search).ok_or(oom)?;
-        self.remove_free(off);
+        let off = if GF { self.find_good(search)? } else { self.find_in_list(search)? };
+        self.remove_free::<GF>(off);
         let mut off = off;
         let mut size = self.size_at(off);
         // SAFETY: the whole block is ours to reshape.
@@ -512,7 +565,7 @@ impl<'a> Heap<'a> {
             let gap = aligned - payload;
             if gap > 0 {
                 // Give the front back as its own free block.
-                self.insert_free(off, gap);
+                self.insert_free::<GF>(off, gap);
                 // SAFETY: the new header lies inside the block.
                 unsafe { self.write_hdr(off + gap, Hdr { size: 0, prev_size: gap as u32, tag: 0 }) };
                 // SAFETY: the front block's extent.
@@ -521,22 +574,24 @@ impl<'a> Heap<'a> {
                 size -= gap;
             }
         }
-        self.carve(off, size, need);
-        self.used += self.size_at(off);
+        self.used += self.carve::<GF>(off, size, need);
         self.used_blocks += 1;
         // SAFETY: `off` is inside the area, so the payload pointer is not null.
-        Ok(unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) })
+        Some(unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) })
     }
 
     /// Marks the block at `off` (of `size` bytes, already out of the free lists) used with
-    /// `need` bytes, returning the tail as a free block when it is large enough.
+    /// `need` bytes, returning the tail as a free block when it is large enough. Returns the
+    /// size the block keeps.
     #[inline(always)]
-    fn carve(&mut self, off: usize, size: usize, need: usize) {
+    fn carve<const GF: bool>(&mut self, off: usize, size: usize, need: usize) -> usize {
         let keep = if size - need >= MIN_BLOCK { need } else { size };
-        // SAFETY: `off` is a block header inside the area.
-        let prev_size = unsafe { self.hdr(off).prev_size };
-        // SAFETY: as above.
-        unsafe { self.write_hdr(off, Hdr { size: keep as u32, prev_size, tag: USED_TAG }) };
+        // SAFETY: `off` is a block header inside the area; its boundary tag is kept.
+        unsafe {
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.write(keep as u32);
+            p.add(2).write(USED_TAG ^ off as u32);
+        }
         if keep < size {
             let tail = off + keep;
             let mut tail_size = size - keep;
@@ -545,61 +600,103 @@ impl<'a> Heap<'a> {
             let after = tail + tail_size;
             if after < self.len && self.is_free(after) {
                 let s = self.size_at(after);
-                self.remove_free(after);
+                self.remove_free::<GF>(after);
                 tail_size += s;
             }
-            self.insert_free(tail, tail_size);
+            self.insert_free::<GF>(tail, tail_size);
             self.set_prev_size(tail + tail_size, tail_size);
             // SAFETY: the tail's extent.
             unsafe { self.poison_free(tail, tail_size) };
         } else {
             self.set_prev_size(off + size, size);
         }
+        keep
     }
 
-    /// Checks that `ptr` is the payload of a used block here and returns its header offset.
-    fn validate(&self, ptr: NonNull<u8>) -> Result<usize> {
+    /// The header offset of `ptr` when it is the payload of a used block here, else `None`
+    /// (the reason is then found by [`Heap::misuse`], off the hot path).
+    #[inline(always)]
+    fn used_block(&self, ptr: NonNull<u8>) -> Option<usize> {
         let p = ptr.as_ptr() as usize;
         let base = self.base.as_ptr() as usize;
         // One unsigned compare for both ends: a pointer below the first payload wraps around.
         let off = p.wrapping_sub(base + HEADER);
         if off >= self.len.saturating_sub(HEADER) || !off.is_multiple_of(16) {
-            return Err(Error::ForeignPointer);
+            return None;
+        }
+        if crate::poison::is_poisoned((p - HEADER) as *const u8) {
+            return None;
+        }
+        // SAFETY: `off` is a 16-aligned offset inside the area, so 16 readable bytes.
+        let h = unsafe { self.hdr(off) };
+        let poisoned = cfg!(feature = "sanitize") && h.tag == u32::from_ne_bytes([crate::POISON; 4]);
+        let size = h.size as usize;
+        (h.tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len).then_some(off)
+    }
+
+    /// Why [`Heap::used_block`] rejected `ptr`: [`Error::DoubleFree`] for a block freed
+    /// already (free or merged tag, or poisoned bytes), else [`Error::ForeignPointer`].
+    #[cold]
+    #[inline(never)]
+    fn misuse(&self, ptr: NonNull<u8>) -> Error {
+        let p = ptr.as_ptr() as usize;
+        let off = p.wrapping_sub(self.base.as_ptr() as usize + HEADER);
+        if off >= self.len.saturating_sub(HEADER) || !off.is_multiple_of(16) {
+            return Error::ForeignPointer;
         }
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
             // Inside the poisoned payload of a free block: freed already.
-            return Err(Error::DoubleFree);
+            return Error::DoubleFree;
         }
         // SAFETY: `off` is a 16-aligned offset inside the area, so 16 readable bytes.
         let h = unsafe { self.hdr(off) };
         let poisoned = cfg!(feature = "sanitize") && h.tag == u32::from_ne_bytes([crate::POISON; 4]);
         if h.tag == FREE_TAG ^ off as u32 || h.tag == DEAD_TAG ^ off as u32 || poisoned {
-            Err(Error::DoubleFree)
-        } else if h.tag != USED_TAG ^ off as u32 || (h.size as usize) < MIN_BLOCK || off + h.size as usize > self.len {
-            Err(Error::ForeignPointer)
+            Error::DoubleFree
         } else {
-            Ok(off)
+            Error::ForeignPointer
         }
     }
 
+    /// Checks that `ptr` is the payload of a used block here and returns its header offset.
+    fn validate(&self, ptr: NonNull<u8>) -> Result<usize> {
+        self.used_block(ptr).ok_or_else(|| self.misuse(ptr))
+    }
+
     /// Frees a block, merging it with free neighbours.
+    ///
+    /// The pointer is checked first (range, alignment, the header's tag and size); the kind
+    /// of misuse is worked out only when the check fails.
     ///
     /// # Errors
     /// [`Error::DoubleFree`] for a block already freed, [`Error::ForeignPointer`] for a pointer
     /// that is not the start of a live block of this heap. (A pointer into a block freed and
     /// merged long ago is usually caught as foreign, but a stale pointer to a block that was
     /// reallocated since cannot be told apart from the new owner's: that is on the caller.)
+    #[inline]
     pub fn free(&mut self, ptr: NonNull<u8>) -> Result<()> {
-        let off = self.validate(ptr)?;
-        // SAFETY: validated above.
-        unsafe { self.free_at(off) };
-        Ok(())
+        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr) } else { self.free_in::<false>(ptr) };
+        if freed { Ok(()) } else { Err(self.misuse(ptr)) }
+    }
+
+    /// [`Heap::free`] for good fit (`GF`) or the list policies; `false` when `ptr` is not a
+    /// used block's payload (nothing is changed then).
+    #[inline(always)]
+    fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>) -> bool {
+        match self.used_block(ptr) {
+            Some(off) => {
+                // SAFETY: checked just above.
+                unsafe { self.free_at::<GF>(off) };
+                true
+            }
+            None => false,
+        }
     }
 
     /// # Safety
     /// `off` is a used block's header offset.
     #[inline(always)]
-    unsafe fn free_at(&mut self, off: usize) {
+    unsafe fn free_at<const GF: bool>(&mut self, off: usize) {
         // SAFETY: the caller's contract.
         let h = unsafe { self.hdr(off) };
         let mut start = off;
@@ -609,7 +706,7 @@ impl<'a> Heap<'a> {
         let next = off + size;
         if next < self.len && self.is_free(next) {
             size += self.size_at(next);
-            self.remove_free(next);
+            self.remove_free::<GF>(next);
             // SAFETY: the absorbed header is inside the merged block (its payload was freed
             // before, so a free of it is a double free).
             unsafe { self.write_hdr(next, Hdr { size: 0, prev_size: 0, tag: DEAD_TAG }) };
@@ -617,14 +714,14 @@ impl<'a> Heap<'a> {
         if h.prev_size != 0 {
             let prev = off - h.prev_size as usize;
             if self.is_free(prev) {
-                self.remove_free(prev);
+                self.remove_free::<GF>(prev);
                 // SAFETY: as above; this block was just freed.
                 unsafe { self.write_hdr(off, Hdr { size: 0, prev_size: 0, tag: DEAD_TAG }) };
                 start = prev;
                 size += h.prev_size as usize;
             }
         }
-        self.insert_free(start, size);
+        self.insert_free::<GF>(start, size);
         self.set_prev_size(start + size, size);
         // SAFETY: the merged block's extent.
         unsafe { self.poison_free(start, size) };
@@ -637,6 +734,15 @@ impl<'a> Heap<'a> {
     /// As [`Heap::free`] for `ptr`; [`Error::OutOfMemory`] when no block fits (the old block
     /// is then untouched).
     pub fn realloc(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
+        if self.policy == Policy::GoodFit {
+            self.realloc_in::<true>(ptr, new)
+        } else {
+            self.realloc_in::<false>(ptr, new)
+        }
+    }
+
+    /// [`Heap::realloc`] for good fit (`GF`) or the list policies.
+    fn realloc_in<const GF: bool>(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
         let off = self.validate(ptr)?;
         let oom = Error::OutOfMemory { size: new.size(), align: new.align() };
         let need = Self::block_need(new).ok_or(oom)?;
@@ -644,28 +750,26 @@ impl<'a> Heap<'a> {
         if (ptr.as_ptr() as usize).is_multiple_of(new.align()) {
             if need <= size {
                 self.used -= size;
-                self.carve(off, size, need);
-                self.used += self.size_at(off);
+                self.used += self.carve::<GF>(off, size, need);
                 return Ok(ptr);
             }
             let next = off + size;
             if next < self.len && self.is_free(next) && size + self.size_at(next) >= need {
                 let total = size + self.size_at(next);
-                self.remove_free(next);
+                self.remove_free::<GF>(next);
                 // SAFETY: the absorbed block becomes part of a live one.
                 unsafe { self.unpoison_block(next - HEADER, self.size_at(next) + HEADER) };
                 self.used -= size;
-                self.carve(off, total, need);
-                self.used += self.size_at(off);
+                self.used += self.carve::<GF>(off, total, need);
                 return Ok(ptr);
             }
         }
-        let fresh = self.alloc(new)?;
+        let fresh = self.alloc_in::<GF>(new).ok_or(oom)?;
         let old_payload = size - HEADER;
         // SAFETY: both blocks are live and distinct; copy the smaller payload.
         unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), old_payload.min(new.size())) };
         // SAFETY: validated above, and still used.
-        unsafe { self.free_at(off) };
+        unsafe { self.free_at::<GF>(off) };
         Ok(fresh)
     }
 
@@ -746,6 +850,14 @@ impl<'a> Heap<'a> {
         }
         if used != self.used || used_blocks != self.used_blocks {
             return Err(Error::Corrupt("usage counters"));
+        }
+        for (w, &word) in self.bitmap.iter().enumerate() {
+            if (word != 0) != (self.summary & (1 << w) != 0) {
+                return Err(Error::Corrupt("bitmap summary"));
+            }
+        }
+        if self.summary >> self.bitmap.len() != 0 {
+            return Err(Error::Corrupt("bitmap summary"));
         }
         let mut listed = 0;
         for (bin, &head) in self.heads.iter().enumerate() {
@@ -903,6 +1015,32 @@ mod tests {
 
     fn l(size: usize, align: usize) -> Layout {
         Layout::from_size_align(size, align).unwrap()
+    }
+
+    /// The bin formulas with the small sizes as a separate case, as TLSF writes them.
+    fn reference_bin_of_units(u: usize) -> usize {
+        if u < 8 {
+            return u;
+        }
+        let fl = usize::BITS as usize - 1 - u.leading_zeros() as usize;
+        8 + (fl - 3) * 8 + ((u >> (fl - 3)) & 7)
+    }
+
+    fn reference_bin_at_least(u: usize) -> usize {
+        if u < 8 {
+            return u;
+        }
+        let fl = usize::BITS as usize - 1 - u.leading_zeros() as usize;
+        reference_bin_of_units(u + (1 << (fl - 3)) - 1)
+    }
+
+    #[test]
+    fn branch_free_bins_match_the_reference() {
+        let edges = (3..32).flat_map(|b| [(1usize << b) - 1, 1 << b, (1 << b) + 1]);
+        for u in (0..70_000).chain(edges).chain([u32::MAX as usize / 16]) {
+            assert_eq!(bin_of_units(u), reference_bin_of_units(u), "bin of {u}");
+            assert_eq!(bin_at_least(u), reference_bin_at_least(u), "bin at least {u}");
+        }
     }
 
     #[test]
