@@ -4,6 +4,7 @@
 //! `cargo run --release -p lore-broadphase --example frame_cost -- <scene> <index> <frames>`
 //!
 //! - scene `static`: 100k unit tiles on a 1.25 lattice plus 1k movers, `World::pairs`;
+//!   scene `static-tree`: the same with the tiles in a bulk-built `Tree` of margin 0;
 //!   scene `movers`: the static scene's movers alone (no tiles);
 //!   scene `moving1k`, `moving10k`, `moving100k`: boxes of half extent 0.5–2.0 at about 2.6
 //!   overlaps per box, all moving, update + `pairs`.
@@ -65,7 +66,13 @@ impl Scene {
 
 /// Runs `frames` frames of the static scene with `movers` as the movers' index.
 fn static_scene<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -> usize {
-    static_scene_of(make, frames, 316)
+    static_scene_of(|b| Grid::covering(b, 1.25).unwrap(), |_| {}, make, frames, 316)
+}
+
+/// The static scene with the tiles in a bulk-built `Tree` (margin 0), as the bench's
+/// `lore-world-tree`.
+fn static_tree_scene<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -> usize {
+    static_scene_of(|_| Tree::with_margin(0.0).unwrap(), Tree::rebuild, make, frames, 316)
 }
 
 /// The static scene's movers alone (no tiles): the movers' own share of a frame.
@@ -101,7 +108,13 @@ fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> u
     total
 }
 
-fn static_scene_of<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize, tiles: usize) -> usize {
+fn static_scene_of<S: SpatialIndex, M: SpatialIndex>(
+    make_static: impl FnOnce(Aabb) -> S,
+    prepare_static: impl FnOnce(&mut S),
+    make: impl FnOnce(Aabb) -> M,
+    frames: usize,
+    tiles: usize,
+) -> usize {
     let n_side = 316;
     let side = n_side as f32 * 1.25;
     let mut s = Scene::new(1000, 11);
@@ -110,13 +123,15 @@ fn static_scene_of<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize,
     }
     s.side = side;
     let bounds = Aabb::new(vec2(-5.0, -5.0), Vec2::splat(side + 4.0)).unwrap();
-    let mut w = World::new(Grid::covering(bounds, 1.25).unwrap(), make(bounds));
+    let mut statics = make_static(bounds);
     for y in 0..tiles {
         for x in 0..tiles {
             let min = vec2(x as f32, y as f32) * 1.25;
-            w.statics_mut().insert(Aabb::new(min, min + Vec2::ONE).unwrap()).unwrap();
+            statics.insert(Aabb::new(min, min + Vec2::ONE).unwrap()).unwrap();
         }
     }
+    prepare_static(&mut statics);
+    let mut w = World::new(statics, make(bounds));
     let ids: Vec<ProxyId> = (0..1000).map(|i| w.movers_mut().insert(s.aabb(i)).unwrap()).collect();
     let (mut mm, mut ms) = (Vec::new(), Vec::new());
     w.pairs(&mut mm, &mut ms);
@@ -213,6 +228,7 @@ fn main() {
     let frames: usize = args.get(3).map_or(10, |f| f.parse().unwrap());
     let total = match scene {
         "static" => with_index!(kind, static_scene(frames)),
+        "static-tree" => with_index!(kind, static_tree_scene(frames)),
         "movers" => with_index!(kind, sparse_movers(frames)),
         "moving1k" => with_index!(kind, moving_scene(1_000, frames)),
         "moving10k" => with_index!(kind, moving_scene(10_000, frames)),

@@ -791,35 +791,46 @@ impl SpatialIndex for Tree {
         let mut packed = core::mem::take(&mut self.packed);
         packed.clear();
         let mut stack = core::mem::take(&mut self.pair_stack);
-        for n in &self.nodes {
+        let nodes = &self.nodes;
+        let boxes = &self.slots.aabbs;
+        for n in nodes {
             if n.height <= 0 {
+                continue;
+            }
+            // Only pairs of nodes whose boxes overlap go on the stack.
+            stats.visited += 1;
+            if !nodes[n.child1 as usize].aabb.overlaps(&nodes[n.child2 as usize].aabb) {
                 continue;
             }
             stack.clear();
             stack.push((n.child1, n.child2));
             while let Some((a, b)) = stack.pop() {
-                let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
-                stats.visited += 1;
-                if !na.aabb.overlaps(&nb.aabb) {
-                    continue;
-                }
-                match (na.is_leaf(), nb.is_leaf()) {
+                let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
+                // Open the internal node of the two, or the larger one if both are internal.
+                let (open, keep, keep_box) = match (na.is_leaf(), nb.is_leaf()) {
                     (true, true) => {
                         stats.candidates += 1;
                         let (sa, sb) = (na.slot, nb.slot);
-                        if self.slots.aabbs[sa as usize].overlaps(&self.slots.aabbs[sb as usize]) {
+                        if boxes[sa as usize].overlaps(&boxes[sb as usize]) {
                             let (lo, hi) = if sa < sb { (sa, sb) } else { (sb, sa) };
                             packed.push((u64::from(lo) << bits) | u64::from(hi));
                         }
+                        continue;
                     }
-                    (false, true) => stack.extend([(na.child1, b), (na.child2, b)]),
-                    (true, false) => stack.extend([(a, nb.child1), (a, nb.child2)]),
+                    (false, true) => (na, b, &nb.aabb),
+                    (true, false) => (nb, a, &na.aabb),
                     (false, false) => {
                         if na.aabb.half_perimeter() >= nb.aabb.half_perimeter() {
-                            stack.extend([(na.child1, b), (na.child2, b)]);
+                            (na, b, &nb.aabb)
                         } else {
-                            stack.extend([(a, nb.child1), (a, nb.child2)]);
+                            (nb, a, &na.aabb)
                         }
+                    }
+                };
+                stats.visited += 2;
+                for c in [open.child1, open.child2] {
+                    if nodes[c as usize].aabb.overlaps(keep_box) {
+                        stack.push((c, keep));
                     }
                 }
             }
