@@ -125,8 +125,6 @@ fn to_planes(samples: &[i16], options: Options, planes: &mut Vec<u64>) -> usize 
 trait Planes {
     /// Stores the word.
     fn set(&mut self, p: usize, k: usize, w: u64);
-    /// The 16 plane words of samples `64 k .. 64 k + 64`.
-    fn block(&self, k: usize) -> [u64; 16];
 }
 
 /// Planes one after the other, `stride` words apart.
@@ -140,80 +138,49 @@ impl Planes for PlaneMajor<'_> {
     fn set(&mut self, p: usize, k: usize, w: u64) {
         self.words[p * self.stride + k] = w;
     }
-
-    #[inline(always)]
-    fn block(&self, k: usize) -> [u64; 16] {
-        core::array::from_fn(|p| self.words[p * self.stride + k])
-    }
 }
 
 /// The 16 words of each block of 64 samples in the 64 samples' own place in the output (4 samples
 /// per word), so that the output is the only buffer and each block turns into its samples in place.
 struct InPlace<'a> {
-    out: &'a mut [i16],
+    blocks: &'a mut [[i16; 64]],
 }
 
 impl Planes for InPlace<'_> {
     #[inline(always)]
     fn set(&mut self, p: usize, k: usize, w: u64) {
-        let at = 64 * k + 4 * p;
-        self.out[at..at + 4].copy_from_slice(&[w as i16, (w >> 16) as i16, (w >> 32) as i16, (w >> 48) as i16]);
-    }
-
-    #[inline(always)]
-    fn block(&self, k: usize) -> [u64; 16] {
-        let b = &self.out[64 * k..64 * k + 64];
-        core::array::from_fn(|p| {
-            let q = &b[4 * p..4 * p + 4];
-            u64::from(q[0] as u16)
-                | u64::from(q[1] as u16) << 16
-                | u64::from(q[2] as u16) << 32
-                | u64::from(q[3] as u16) << 48
-        })
-    }
-}
-
-/// One block's samples from its plane words (inverse of one block of [`to_planes`]); returns the
-/// last sample (the next block's predecessor for delta coding).
-#[inline(always)]
-fn block_samples(mut w: [u64; 16], options: Options, prev: i16, block: &mut [i16]) -> i16 {
-    if options.gray() {
-        // u_p is the xor of Gray bits p..16; x = u - 32768 flips plane 15.
-        for p in (0..15).rev() {
-            w[p] ^= w[p + 1];
-        }
-        w[15] = !w[15];
-    }
-    let mut v = [0u16; 64];
-    planes::from_words(&w, &mut v);
-    if options.delta() {
-        planes::prefix_sums(&v, prev, block)
-    } else {
-        for (o, &x) in block.iter_mut().zip(&v) {
-            *o = x as i16;
-        }
-        block[block.len() - 1]
+        // `p < 16` always; the mask lets the compiler see that the 4 values lie inside the block.
+        let at = 4 * (p & 15);
+        self.blocks[k][at..at + 4].copy_from_slice(&[w as i16, (w >> 16) as i16, (w >> 32) as i16, (w >> 48) as i16]);
     }
 }
 
 /// Samples from bit planes stored `stride` words apart (inverse of [`to_planes`]).
 #[inline(never)]
 fn from_planes(planes: &[u64], stride: usize, options: Options, out: &mut [i16]) {
+    let (gray, delta) = (options.gray(), options.delta());
     let mut prev = 0i16;
     for (k, block) in out.chunks_mut(64).enumerate() {
         let w: [u64; 16] = core::array::from_fn(|p| planes[p * stride + k]);
-        prev = block_samples(w, options, prev, block);
+        if let Ok(block) = <&mut [i16; 64]>::try_from(&mut *block) {
+            prev = planes::words_to_samples(&w, gray, delta, prev, block);
+        } else {
+            let mut whole = [0i16; 64];
+            prev = planes::words_to_samples(&w, gray, delta, prev, &mut whole);
+            block.copy_from_slice(&whole[..block.len()]);
+        }
     }
 }
 
-/// Samples of `n` from planes held [`InPlace`] in `out` (`64 ceil(n / 64)` values), in place.
+/// Samples of `n` from planes held [`InPlace`] in `out` (`64 ceil(n / 64)` values), in place:
+/// each block's words turn into its samples in registers (Gray undo, transposition and running
+/// sums in one step, see [`planes::block_to_samples`]).
 #[inline(never)]
-fn from_planes_in_place(out: &mut [i16], n: usize, options: Options) {
+fn from_planes_in_place(out: &mut [i16], options: Options) {
+    let (gray, delta) = (options.gray(), options.delta());
     let mut prev = 0i16;
-    for k in 0..n.div_ceil(64) {
-        let w = InPlace { out }.block(k);
-        let end = n.min(64 * k + 64);
-        prev = block_samples(w, options, prev, &mut out[64 * k..end]);
+    for block in out.as_chunks_mut::<64>().0 {
+        prev = planes::block_to_samples(block, gray, delta, prev);
     }
 }
 
@@ -485,8 +452,8 @@ pub fn unpack(bytes: &[u8], bits: u64, samples: usize, options: Options) -> Resu
     // The bit planes are decoded into the output itself (see `InPlace`): one buffer, rounded up to
     // whole blocks of 64, then cut to length.
     let mut out = vec![0i16; 64 * samples.div_ceil(64)];
-    read_planes(&mut r, samples, &mut InPlace { out: &mut out })?;
-    from_planes_in_place(&mut out, samples, options);
+    read_planes(&mut r, samples, &mut InPlace { blocks: out.as_chunks_mut::<64>().0 })?;
+    from_planes_in_place(&mut out, options);
     out.truncate(samples);
     Ok(out)
 }

@@ -1,9 +1,12 @@
 //! Bit-plane transposition of 64 samples at a time: 64 16-bit values to 16 plane words (bit `i` of
 //! word `p` is bit `p` of value `i`) and back.
 //!
-//! On x86-64 both directions use SSE2 (part of the x86-64 baseline, so no runtime detection):
-//! `pmovmskb` gathers the top bit of 16 bytes at once, and doubling the bytes brings the next bit
-//! up. Elsewhere a portable version transposes 8x8 bit blocks held in a `u64`.
+//! On x86-64 both directions use SSE2 (part of the x86-64 baseline, so no runtime detection). To
+//! planes: `pmovmskb` gathers the top bit of 16 bytes at once, and doubling the bytes brings the
+//! next bit up. Back to values ([`words_to_samples`], the decoder's step): a 16x8 byte transpose,
+//! then two 8x8 bit transposes per register (three masked shift-and-swap steps), with the Gray undo
+//! before and the running sums after, all in registers. Elsewhere a portable version transposes
+//! 8x8 bit blocks held in a `u64`.
 
 /// Plane words of 64 values.
 #[inline]
@@ -15,19 +18,6 @@ pub(crate) fn to_words(v: &[u16; 64]) -> [u64; 16] {
     #[cfg(not(target_arch = "x86_64"))]
     {
         to_words_portable(v)
-    }
-}
-
-/// Values from 16 plane words (inverse of [`to_words`]).
-#[inline]
-pub(crate) fn from_words(w: &[u64; 16], out: &mut [u16; 64]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        sse2::from_words(w, out)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        from_words_portable(w, out)
     }
 }
 
@@ -46,6 +36,72 @@ pub(crate) fn prefix_sums(v: &[u16; 64], prev: i16, out: &mut [i16]) -> i16 {
         *o = prev;
     }
     prev
+}
+
+/// One block's samples from its 16 plane words, with the Gray undo (`gray`: value bits are the
+/// xor of plane bits `p..16`, plane 15 flipped) and the running sums (`delta`: from `prev`) done on
+/// the way; returns the last of the 64 values written (the next block's predecessor).
+///
+/// On x86-64 the words go into vector registers, and the samples come out of them, without a trip
+/// through memory between the steps (a 16-byte load of values just stored as 8- or 2-byte pieces
+/// waits for those stores to retire: that stall was most of the old transposition's time).
+#[inline]
+pub(crate) fn words_to_samples(w: &[u64; 16], gray: bool, delta: bool, prev: i16, out: &mut [i16; 64]) -> i16 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read the 16 words of `w` and the
+        // stores write the 64 values of `out`.
+        unsafe { sse2::words_to_samples(w.as_ptr().cast(), gray, delta, prev, out.as_mut_ptr()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        words_to_samples_portable(*w, gray, delta, prev, out)
+    }
+}
+
+/// [`words_to_samples`] with the words held in the block itself (word `p` in values `4p..4p + 4`,
+/// least significant first), overwritten by the samples.
+#[inline]
+pub(crate) fn block_to_samples(block: &mut [i16; 64], gray: bool, delta: bool, prev: i16) -> i16 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let at = block.as_mut_ptr();
+        // SAFETY: as above; every word is loaded before the first store (the loads happen in
+        // `words_to_samples`' first step, the stores in its last).
+        unsafe { sse2::words_to_samples(at.cast_const().cast(), gray, delta, prev, at) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let w: [u64; 16] = core::array::from_fn(|p| {
+            let q = &block[4 * p..4 * p + 4];
+            u64::from(q[0] as u16)
+                | u64::from(q[1] as u16) << 16
+                | u64::from(q[2] as u16) << 32
+                | u64::from(q[3] as u16) << 48
+        });
+        words_to_samples_portable(w, gray, delta, prev, block)
+    }
+}
+
+/// Portable [`words_to_samples`].
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn words_to_samples_portable(mut w: [u64; 16], gray: bool, delta: bool, prev: i16, out: &mut [i16; 64]) -> i16 {
+    if gray {
+        for p in (0..15).rev() {
+            w[p] ^= w[p + 1];
+        }
+        w[15] = !w[15];
+    }
+    let mut v = [0u16; 64];
+    from_words_portable(&w, &mut v);
+    if delta {
+        prefix_sums(&v, prev, out)
+    } else {
+        for (o, &x) in out.iter_mut().zip(&v) {
+            *o = x as i16;
+        }
+        out[63]
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -115,19 +171,24 @@ mod sse2 {
         w
     }
 
-    #[inline]
-    pub(super) fn from_words(w: &[u64; 16], out: &mut [u16; 64]) {
-        // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are available; they
-        // touch no memory (values move in and out through registers).
-        unsafe { from_words_sse2(w, out) }
-    }
-
+    /// See [`super::words_to_samples`]: the 16 words are read from `w` (8 bytes each, unaligned)
+    /// before anything is written to the 64 values at `out`.
+    ///
+    /// # Safety
+    /// `w` must be valid for reading 128 bytes and `out` for writing 64 `i16`s (they may overlap).
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn from_words_sse2(w: &[u64; 16], out: &mut [u16; 64]) {
-        // A 16x8 byte transpose: row p is plane word p (byte j = values 8j..8j+8), and x[j] gets
-        // byte j of every plane, plane p in byte p.
-        let r: [__m128i; 16] = core::array::from_fn(|p| _mm_cvtsi64_si128(w[p] as i64));
+    pub(super) unsafe fn words_to_samples(w: *const u64, gray: bool, delta: bool, prev: i16, out: *mut i16) -> i16 {
+        // SAFETY: the caller's promise; word p at byte 8p < 128.
+        let mut r: [__m128i; 16] = core::array::from_fn(|p| unsafe { _mm_loadl_epi64(w.add(p).cast()) });
+        if gray {
+            for p in (0..15).rev() {
+                r[p] = _mm_xor_si128(r[p], r[p + 1]);
+            }
+            r[15] = _mm_xor_si128(r[15], _mm_set1_epi32(-1));
+        }
+        // A 16x8 byte transpose: row p is plane word p (byte j = values 8j..8j+8), and the eight
+        // results get byte j of every plane, plane p in byte p.
         let a: [__m128i; 8] = core::array::from_fn(|i| _mm_unpacklo_epi8(r[2 * i], r[2 * i + 1]));
         // b[2i] holds bytes 0..4 of planes 4i..4i+4 (one u32 per byte index), b[2i+1] bytes 4..8.
         let b: [__m128i; 8] = core::array::from_fn(|k| {
@@ -148,18 +209,48 @@ mod sse2 {
                 _mm_unpackhi_epi32(hi0, hi1),
             ]
         });
+        let mut carry = _mm_set1_epi16(prev);
+        let mut last = prev;
         for (t, (&low, &high)) in c[0].iter().zip(&c[1]).enumerate() {
             for (half, x) in [_mm_unpacklo_epi64(low, high), _mm_unpackhi_epi64(low, high)].into_iter().enumerate() {
                 let j8 = 2 * t + half;
-                // Bit 7 of byte p is bit 8 j8 + 7 of plane p: value 8 j8 + 7; doubling brings the
-                // next value's bits up.
-                let mut x = x;
-                for j in (0..8).rev() {
-                    out[8 * j8 + j] = _mm_movemask_epi8(x) as u16;
-                    x = _mm_add_epi8(x, x);
+                // Byte p of `x` holds values 8 j8 .. 8 j8 + 8 of plane p (bit j: value 8 j8 + j):
+                // an 8x8 bit matrix per half. Transposed, byte j of the low half holds value
+                // 8 j8 + j's low byte and of the high half its high byte; interleaving the halves'
+                // bytes makes the 8 values.
+                let x = transpose8x2(x);
+                let mut v = _mm_unpacklo_epi8(x, _mm_unpackhi_epi64(x, x));
+                if delta {
+                    v = _mm_add_epi16(v, _mm_slli_si128::<2>(v));
+                    v = _mm_add_epi16(v, _mm_slli_si128::<4>(v));
+                    v = _mm_add_epi16(v, _mm_slli_si128::<8>(v));
+                    v = _mm_add_epi16(v, carry);
+                    carry = _mm_shuffle_epi32::<0xff>(_mm_shufflehi_epi16::<0xff>(v));
                 }
+                if j8 == 7 {
+                    last = _mm_extract_epi16::<7>(v) as i16;
+                }
+                // SAFETY: the caller's promise; values 8 j8 .. 8 j8 + 8, j8 < 8.
+                unsafe { _mm_storeu_si128(out.add(8 * j8).cast(), v) };
             }
         }
+        last
+    }
+
+    /// [`super::transpose8`] of both 64-bit halves.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn transpose8x2(mut x: __m128i) -> __m128i {
+        macro_rules! step {
+            ($s:literal, $m:literal) => {
+                let t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64::<$s>(x)), _mm_set1_epi64x($m));
+                x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<$s>(t)));
+            };
+        }
+        step!(7, 0x00AA_00AA_00AA_00AA);
+        step!(14, 0x0000_CCCC_0000_CCCC);
+        step!(28, 0x0000_0000_F0F0_F0F0);
+        x
     }
 }
 
@@ -249,12 +340,50 @@ mod tests {
                         assert_eq!((wp >> i) & 1, u64::from((x >> p) & 1));
                     }
                 }
-                let mut back = [0u16; 64];
-                from_words(&w, &mut back);
-                assert_eq!(back, v);
+                let mut back = [0i16; 64];
+                words_to_samples(&w, false, false, 0, &mut back);
+                assert_eq!(back.map(|x| x as u16), v);
                 let mut back = [0xffffu16; 64];
                 from_words_portable(&w, &mut back);
                 assert_eq!(back, v);
+            }
+        }
+    }
+
+    #[test]
+    fn samples_undo_gray_and_delta_in_every_layout() {
+        for seed in 0..50 {
+            let w: [u64; 16] = core::array::from_fn(|p| {
+                let a = u64::from(values(seed + p as u32)[p]);
+                a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (a << 29)
+            });
+            let prev = (seed as i16).wrapping_mul(-7919);
+            for (gray, delta) in [(false, false), (false, true), (true, false), (true, true)] {
+                // The definition, one value at a time.
+                let mut want = [0i16; 64];
+                let mut acc = prev;
+                for (i, o) in want.iter_mut().enumerate() {
+                    let g = (0..16).fold(0u16, |x, p| x | (((w[p] >> i) & 1) as u16) << p);
+                    let mut u = g;
+                    if gray {
+                        for s in 1..16 {
+                            u ^= g >> s;
+                        }
+                        u ^= 0x8000;
+                    }
+                    acc = if delta { acc.wrapping_add(u as i16) } else { u as i16 };
+                    *o = acc;
+                }
+                let mut got = [0i16; 64];
+                assert_eq!(words_to_samples(&w, gray, delta, prev, &mut got), want[63]);
+                assert_eq!(got, want, "gray {gray} delta {delta}");
+                let mut got = [0i16; 64];
+                assert_eq!(words_to_samples_portable(w, gray, delta, prev, &mut got), want[63]);
+                assert_eq!(got, want);
+                // The words held in the block itself, 4 values per word.
+                let mut block: [i16; 64] = core::array::from_fn(|i| (w[i / 4] >> (16 * (i % 4))) as i16);
+                assert_eq!(block_to_samples(&mut block, gray, delta, prev), want[63]);
+                assert_eq!(block, want);
             }
         }
     }
