@@ -11,7 +11,8 @@
 //! ```text
 //! | size u32 | prev_size u32 | tag u32 | unused u32 | payload ...            |
 //!                                                   ^ pointer handed out (16-aligned)
-//! free blocks keep two u32 links (next, prev) at the start of the payload
+//! free blocks keep their free list's number in the unused word and two u32 links (next,
+//! prev) at the start of the payload
 //! ```
 //!
 //! `prev_size` (a boundary tag) lets a free find its left neighbour in O(1). `tag` is a magic
@@ -311,6 +312,15 @@ impl<'a> Heap<'a> {
         unsafe { self.hdr(off).size as usize }
     }
 
+    /// The list number [`Heap::insert_free`] left in a free block's header. (Callers mask it
+    /// with `% BINS` only to spare a bounds check: it is always below `BINS`, which
+    /// [`Heap::check`] verifies.)
+    #[inline(always)]
+    fn stored_bin(&self, off: usize) -> usize {
+        // SAFETY: callers pass free blocks' header offsets.
+        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(3).read() as usize }
+    }
+
     #[inline]
     fn links(&self, off: usize) -> (u32, u32) {
         // SAFETY: `off` is a free block, whose payload starts with its two links.
@@ -366,12 +376,13 @@ impl<'a> Heap<'a> {
     fn insert_free<const GF: bool>(&mut self, off: usize, size: usize) {
         let bin = Self::bin::<GF>(size);
         let head = self.heads[bin];
-        // SAFETY: `off` starts a block of `size` bytes inside the area; its header's size and
-        // tag words are rewritten, its boundary tag kept.
+        // SAFETY: `off` starts a block of `size` bytes inside the area; its header's size,
+        // tag and list words are rewritten, its boundary tag kept.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
             p.write(size as u32);
             p.add(2).write(FREE_TAG ^ off as u32);
+            p.add(3).write(bin as u32);
         }
         let o = off as u32;
         self.set_next(o, head);
@@ -384,10 +395,11 @@ impl<'a> Heap<'a> {
         self.summary |= 1 << (bin / 64);
     }
 
-    /// Unlinks the free block at `off` from its list.
+    /// Unlinks the free block at `off` from its list (whose number [`Heap::insert_free`]
+    /// left in the header, so the size class is not worked out again).
     #[inline(always)]
     fn remove_free<const GF: bool>(&mut self, off: usize) {
-        let bin = Self::bin::<GF>(self.size_at(off));
+        let bin = if GF { self.stored_bin(off) % BINS } else { 0 };
         let (next, prev) = self.links(off);
         if prev == NONE {
             self.heads[bin] = next;
@@ -504,10 +516,12 @@ impl<'a> Heap<'a> {
 
     // ----- allocation -------------------------------------------------------------------
 
-    fn block_need(layout: Layout) -> Option<usize> {
-        let size = layout.size().max(LINKS);
-        let need = size.checked_add(HEADER + 15)? & !15;
-        Some(need.max(MIN_BLOCK))
+    /// The block size for `layout`: header and payload (room for the free links at least)
+    /// rounded up to 16, so never below [`MIN_BLOCK`]. Cannot overflow: a `Layout`'s size is
+    /// at most `isize::MAX`.
+    #[inline(always)]
+    fn block_need(layout: Layout) -> usize {
+        (layout.size().max(LINKS) + HEADER + 15) & !15
     }
 
     /// Allocates a block for `layout`.
@@ -517,34 +531,28 @@ impl<'a> Heap<'a> {
     /// worked out only when there is none.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] when no free block fits; [`Error::Unsupported`] for a size that
-    /// overflows.
+    /// [`Error::OutOfMemory`] when no free block fits.
     #[inline]
     pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
         let p =
             if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_in::<false>(layout) };
         match p {
             Some(p) => Ok(p),
-            None => Err(Self::alloc_error(layout)),
+            None => Err(Self::out_of_memory(layout)),
         }
     }
 
-    /// Why [`Heap::alloc_in`] found no block for `layout`.
+    /// The error of a failed [`Heap::alloc_in`] for `layout`.
     #[cold]
-    fn alloc_error(layout: Layout) -> Error {
-        let (size, align) = (layout.size(), layout.align());
-        if Self::block_need(layout).is_none() {
-            Error::Unsupported { size, align }
-        } else {
-            Error::OutOfMemory { size, align }
-        }
+    fn out_of_memory(layout: Layout) -> Error {
+        Error::OutOfMemory { size: layout.size(), align: layout.align() }
     }
 
-    /// [`Heap::alloc`] for good fit (`GF`) or the list policies; `None` when the size
-    /// overflows or no free block fits.
+    /// [`Heap::alloc`] for good fit (`GF`) or the list policies; `None` when no free block
+    /// fits.
     #[inline(always)]
     fn alloc_in<const GF: bool>(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        let need = Self::block_need(layout)?;
+        let need = Self::block_need(layout);
         if need > self.len {
             return None;
         }
@@ -745,7 +753,7 @@ impl<'a> Heap<'a> {
     fn realloc_in<const GF: bool>(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
         let off = self.validate(ptr)?;
         let oom = Error::OutOfMemory { size: new.size(), align: new.align() };
-        let need = Self::block_need(new).ok_or(oom)?;
+        let need = Self::block_need(new);
         let size = self.size_at(off);
         if (ptr.as_ptr() as usize).is_multiple_of(new.align()) {
             if need <= size {
@@ -868,7 +876,11 @@ impl<'a> Heap<'a> {
             let mut back = NONE;
             while cur != NONE {
                 let c = cur as usize;
-                if c >= self.len || !self.is_free(c) || self.bin_for(self.size_at(c)) != bin {
+                if c >= self.len
+                    || !self.is_free(c)
+                    || self.bin_for(self.size_at(c)) != bin
+                    || self.stored_bin(c) != bin
+                {
                     return Err(Error::Corrupt("free list entry"));
                 }
                 let (next, prev) = self.links(c);
