@@ -300,6 +300,14 @@ impl<'a> Heap<'a> {
         unsafe { self.base.as_ptr().add(off).cast::<u32>().add(1).write(prev_size as u32) };
     }
 
+    /// Marks the header at `off`, now inside a merged free block, as dead: only its tag is
+    /// read again (by [`Heap::misuse`], to report a second free of it).
+    #[inline(always)]
+    fn set_dead(&mut self, off: usize) {
+        // SAFETY: callers pass the offset of a header inside the area.
+        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(2).write(DEAD_TAG ^ off as u32) };
+    }
+
     #[inline]
     fn is_free(&self, off: usize) -> bool {
         // SAFETY: callers pass header offsets.
@@ -582,7 +590,9 @@ impl<'a> Heap<'a> {
                 size -= gap;
             }
         }
-        self.used += self.carve::<GF>(off, size, need);
+        // A block from a free list has a used right neighbour (free neighbours are always
+        // merged), so its tail has nothing to merge with.
+        self.used += self.carve::<GF, false>(off, size, need);
         self.used_blocks += 1;
         // SAFETY: `off` is inside the area, so the payload pointer is not null.
         Some(unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) })
@@ -590,9 +600,10 @@ impl<'a> Heap<'a> {
 
     /// Marks the block at `off` (of `size` bytes, already out of the free lists) used with
     /// `need` bytes, returning the tail as a free block when it is large enough. Returns the
-    /// size the block keeps.
+    /// size the block keeps. With `MERGE` the tail absorbs a free right neighbour (needed when
+    /// `off` was a used block, as in [`Heap::realloc`]).
     #[inline(always)]
-    fn carve<const GF: bool>(&mut self, off: usize, size: usize, need: usize) -> usize {
+    fn carve<const GF: bool, const MERGE: bool>(&mut self, off: usize, size: usize, need: usize) -> usize {
         let keep = if size - need >= MIN_BLOCK { need } else { size };
         // SAFETY: `off` is a block header inside the area; its boundary tag is kept.
         unsafe {
@@ -604,9 +615,11 @@ impl<'a> Heap<'a> {
             let tail = off + keep;
             let mut tail_size = size - keep;
             // SAFETY: the tail header lies inside the old block.
-            unsafe { self.write_hdr(tail, Hdr { size: 0, prev_size: keep as u32, tag: 0 }) };
+            // (`insert_free` writes the rest of the tail's header.)
+            self.set_prev_size(tail, keep);
             let after = tail + tail_size;
-            if after < self.len && self.is_free(after) {
+            // The sentinel after the last block is marked used: no bounds test needed.
+            if MERGE && self.is_free(after) {
                 let s = self.size_at(after);
                 self.remove_free::<GF>(after);
                 tail_size += s;
@@ -712,19 +725,20 @@ impl<'a> Heap<'a> {
         self.used -= size;
         self.used_blocks -= 1;
         let next = off + size;
-        if next < self.len && self.is_free(next) {
+        // The sentinel after the last block is marked used: no bounds test needed.
+        if self.is_free(next) {
             size += self.size_at(next);
             self.remove_free::<GF>(next);
-            // SAFETY: the absorbed header is inside the merged block (its payload was freed
-            // before, so a free of it is a double free).
-            unsafe { self.write_hdr(next, Hdr { size: 0, prev_size: 0, tag: DEAD_TAG }) };
+            // The absorbed header is inside the merged block (its payload was freed before, so
+            // a free of it is a double free).
+            self.set_dead(next);
         }
         if h.prev_size != 0 {
             let prev = off - h.prev_size as usize;
             if self.is_free(prev) {
                 self.remove_free::<GF>(prev);
-                // SAFETY: as above; this block was just freed.
-                unsafe { self.write_hdr(off, Hdr { size: 0, prev_size: 0, tag: DEAD_TAG }) };
+                // As above; this block was just freed.
+                self.set_dead(off);
                 start = prev;
                 size += h.prev_size as usize;
             }
@@ -758,7 +772,7 @@ impl<'a> Heap<'a> {
         if (ptr.as_ptr() as usize).is_multiple_of(new.align()) {
             if need <= size {
                 self.used -= size;
-                self.used += self.carve::<GF>(off, size, need);
+                self.used += self.carve::<GF, true>(off, size, need);
                 return Ok(ptr);
             }
             let next = off + size;
@@ -768,7 +782,7 @@ impl<'a> Heap<'a> {
                 // SAFETY: the absorbed block becomes part of a live one.
                 unsafe { self.unpoison_block(next - HEADER, self.size_at(next) + HEADER) };
                 self.used -= size;
-                self.used += self.carve::<GF>(off, total, need);
+                self.used += self.carve::<GF, true>(off, total, need);
                 return Ok(ptr);
             }
         }
