@@ -3,9 +3,10 @@
 //!
 //! On x86-64 both directions use SSE2 (part of the x86-64 baseline, so no runtime detection). To
 //! planes: `pmovmskb` gathers the top bit of 16 bytes at once, and doubling the bytes brings the
-//! next bit up. Back to values ([`words_to_samples`], the decoder's step): a 16x8 byte transpose,
-//! then two 8x8 bit transposes per register (three masked shift-and-swap steps), with the Gray undo
-//! before and the running sums after, all in registers. Elsewhere a portable version transposes
+//! next bit up. Back to values ([`words_to_samples`], the decoder's step): planes `p` and `p + 8`
+//! share a register, three rounds of masked shift-and-swap between registers transpose the 8x8 bit
+//! blocks, and byte interleaving plus an 8x8 transpose of 16-bit lanes put the values in order,
+//! with the Gray undo before and the running sums after, all in registers. Elsewhere a portable version transposes
 //! 8x8 bit blocks held in a `u64`.
 
 /// Plane words of 64 values.
@@ -187,70 +188,58 @@ mod sse2 {
             }
             r[15] = _mm_xor_si128(r[15], _mm_set1_epi32(-1));
         }
-        // A 16x8 byte transpose: row p is plane word p (byte j = values 8j..8j+8), and the eight
-        // results get byte j of every plane, plane p in byte p.
-        let a: [__m128i; 8] = core::array::from_fn(|i| _mm_unpacklo_epi8(r[2 * i], r[2 * i + 1]));
-        // b[2i] holds bytes 0..4 of planes 4i..4i+4 (one u32 per byte index), b[2i+1] bytes 4..8.
-        let b: [__m128i; 8] = core::array::from_fn(|k| {
-            let i = k / 2;
-            if k % 2 == 0 {
-                _mm_unpacklo_epi16(a[2 * i], a[2 * i + 1])
-            } else {
-                _mm_unpackhi_epi16(a[2 * i], a[2 * i + 1])
-            }
+        // Bit level first, on the plane words: planes p and p + 8 share a register, and the 8x8
+        // bit blocks (rows: 8 planes, columns: the 8 values of one byte) are transposed across
+        // registers by swapping bits between rows p and p + s (s = 1, 2, 4): bit c + s of row p
+        // with bit c of row p + s, for c with bit s clear. Afterwards byte j of register p holds
+        // value 8j + p: its low byte in the low half, its high byte in the high half.
+        let mut x: [__m128i; 8] = core::array::from_fn(|p| _mm_unpacklo_epi64(r[p], r[p + 8]));
+        macro_rules! swap {
+            ($s:literal, $m:literal, $($p:literal)*) => {$(
+                let t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64::<$s>(x[$p]), x[$p + $s]), _mm_set1_epi8($m));
+                x[$p + $s] = _mm_xor_si128(x[$p + $s], t);
+                x[$p] = _mm_xor_si128(x[$p], _mm_slli_epi64::<$s>(t));
+            )*};
+        }
+        swap!(1, 0x55, 0 2 4 6);
+        swap!(2, 0x33, 0 1 4 5);
+        swap!(4, 0x0f, 0 1 2 3);
+        // The two halves' bytes interleaved: lane j of a[p] is value 8j + p.
+        let a: [__m128i; 8] = core::array::from_fn(|p| _mm_unpacklo_epi8(x[p], _mm_unpackhi_epi64(x[p], x[p])));
+        // An 8x8 transpose of 16-bit lanes, so that lane p of o[j] is value 8j + p. t[2i] holds
+        // lanes 0..4 of a[2i] and a[2i + 1] interleaved, t[2i + 1] lanes 4..8.
+        let t: [__m128i; 8] = core::array::from_fn(|k| {
+            let (u, v) = (a[k / 2 * 2], a[k / 2 * 2 + 1]);
+            if k % 2 == 0 { _mm_unpacklo_epi16(u, v) } else { _mm_unpackhi_epi16(u, v) }
         });
-        // c[q][t]: bytes 2t and 2t+1 of planes 8q..8q+8, one u64 each.
-        let c: [[__m128i; 4]; 2] = core::array::from_fn(|q| {
-            let (lo0, hi0, lo1, hi1) = (b[4 * q], b[4 * q + 1], b[4 * q + 2], b[4 * q + 3]);
-            [
-                _mm_unpacklo_epi32(lo0, lo1),
-                _mm_unpackhi_epi32(lo0, lo1),
-                _mm_unpacklo_epi32(hi0, hi1),
-                _mm_unpackhi_epi32(hi0, hi1),
-            ]
+        // u[k] (k < 4): lane p < 4 of values 8j + p for j = 2k, 2k + 1; u[4 + k]: p = 4..8.
+        let u: [__m128i; 8] = core::array::from_fn(|k| {
+            let base = if k < 4 { 0 } else { 4 };
+            let (m, n) = (t[base + (k % 4) / 2], t[base + 2 + (k % 4) / 2]);
+            if k % 2 == 0 { _mm_unpacklo_epi32(m, n) } else { _mm_unpackhi_epi32(m, n) }
+        });
+        let o: [__m128i; 8] = core::array::from_fn(|j| {
+            let (m, n) = (u[j / 2], u[4 + j / 2]);
+            if j % 2 == 0 { _mm_unpacklo_epi64(m, n) } else { _mm_unpackhi_epi64(m, n) }
         });
         let mut carry = _mm_set1_epi16(prev);
         let mut last = prev;
-        for (t, (&low, &high)) in c[0].iter().zip(&c[1]).enumerate() {
-            for (half, x) in [_mm_unpacklo_epi64(low, high), _mm_unpackhi_epi64(low, high)].into_iter().enumerate() {
-                let j8 = 2 * t + half;
-                // Byte p of `x` holds values 8 j8 .. 8 j8 + 8 of plane p (bit j: value 8 j8 + j):
-                // an 8x8 bit matrix per half. Transposed, byte j of the low half holds value
-                // 8 j8 + j's low byte and of the high half its high byte; interleaving the halves'
-                // bytes makes the 8 values.
-                let x = transpose8x2(x);
-                let mut v = _mm_unpacklo_epi8(x, _mm_unpackhi_epi64(x, x));
-                if delta {
-                    v = _mm_add_epi16(v, _mm_slli_si128::<2>(v));
-                    v = _mm_add_epi16(v, _mm_slli_si128::<4>(v));
-                    v = _mm_add_epi16(v, _mm_slli_si128::<8>(v));
-                    v = _mm_add_epi16(v, carry);
-                    carry = _mm_shuffle_epi32::<0xff>(_mm_shufflehi_epi16::<0xff>(v));
-                }
-                if j8 == 7 {
-                    last = _mm_extract_epi16::<7>(v) as i16;
-                }
-                // SAFETY: the caller's promise; values 8 j8 .. 8 j8 + 8, j8 < 8.
-                unsafe { _mm_storeu_si128(out.add(8 * j8).cast(), v) };
+        for (j8, &v) in o.iter().enumerate() {
+            let mut v = v;
+            if delta {
+                v = _mm_add_epi16(v, _mm_slli_si128::<2>(v));
+                v = _mm_add_epi16(v, _mm_slli_si128::<4>(v));
+                v = _mm_add_epi16(v, _mm_slli_si128::<8>(v));
+                v = _mm_add_epi16(v, carry);
+                carry = _mm_shuffle_epi32::<0xff>(_mm_shufflehi_epi16::<0xff>(v));
             }
+            if j8 == 7 {
+                last = _mm_extract_epi16::<7>(v) as i16;
+            }
+            // SAFETY: the caller's promise; values 8 j8 .. 8 j8 + 8, j8 < 8.
+            unsafe { _mm_storeu_si128(out.add(8 * j8).cast(), v) };
         }
         last
-    }
-
-    /// [`super::transpose8`] of both 64-bit halves.
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn transpose8x2(mut x: __m128i) -> __m128i {
-        macro_rules! step {
-            ($s:literal, $m:literal) => {
-                let t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64::<$s>(x)), _mm_set1_epi64x($m));
-                x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64::<$s>(t)));
-            };
-        }
-        step!(7, 0x00AA_00AA_00AA_00AA);
-        step!(14, 0x0000_CCCC_0000_CCCC);
-        step!(28, 0x0000_0000_F0F0_F0F0);
-        x
     }
 }
 
