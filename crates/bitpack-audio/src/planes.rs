@@ -205,7 +205,23 @@ mod sse2 {
         swap!(2, 0x33, 0 1 4 5);
         swap!(4, 0x0f, 0 1 2 3);
         // The two halves' bytes interleaved: lane j of a[p] is value 8j + p.
-        let a: [__m128i; 8] = core::array::from_fn(|p| _mm_unpacklo_epi8(x[p], _mm_unpackhi_epi64(x[p], x[p])));
+        let mut a: [__m128i; 8] = core::array::from_fn(|p| _mm_unpacklo_epi8(x[p], _mm_unpackhi_epi64(x[p], x[p])));
+        if delta {
+            // Running sums in this layout: a[p] = a[0] + ... + a[p] makes lane j the sum of values
+            // 8j ..= 8j + p; lane j of `c` is `prev` plus all the values before 8j (the sums of the
+            // groups before j, from a[7]'s lanes).
+            for p in 1..8 {
+                a[p] = _mm_add_epi16(a[p], a[p - 1]);
+            }
+            let mut c = _mm_slli_si128::<2>(a[7]);
+            c = _mm_add_epi16(c, _mm_slli_si128::<2>(c));
+            c = _mm_add_epi16(c, _mm_slli_si128::<4>(c));
+            c = _mm_add_epi16(c, _mm_slli_si128::<8>(c));
+            c = _mm_add_epi16(c, _mm_set1_epi16(prev));
+            for v in &mut a {
+                *v = _mm_add_epi16(*v, c);
+            }
+        }
         // An 8x8 transpose of 16-bit lanes, so that lane p of o[j] is value 8j + p. t[2i] holds
         // lanes 0..4 of a[2i] and a[2i + 1] interleaved, t[2i + 1] lanes 4..8.
         let t: [__m128i; 8] = core::array::from_fn(|k| {
@@ -222,24 +238,11 @@ mod sse2 {
             let (m, n) = (u[j / 2], u[4 + j / 2]);
             if j % 2 == 0 { _mm_unpacklo_epi64(m, n) } else { _mm_unpackhi_epi64(m, n) }
         });
-        let mut carry = _mm_set1_epi16(prev);
-        let mut last = prev;
         for (j8, &v) in o.iter().enumerate() {
-            let mut v = v;
-            if delta {
-                v = _mm_add_epi16(v, _mm_slli_si128::<2>(v));
-                v = _mm_add_epi16(v, _mm_slli_si128::<4>(v));
-                v = _mm_add_epi16(v, _mm_slli_si128::<8>(v));
-                v = _mm_add_epi16(v, carry);
-                carry = _mm_shuffle_epi32::<0xff>(_mm_shufflehi_epi16::<0xff>(v));
-            }
-            if j8 == 7 {
-                last = _mm_extract_epi16::<7>(v) as i16;
-            }
             // SAFETY: the caller's promise; values 8 j8 .. 8 j8 + 8, j8 < 8.
             unsafe { _mm_storeu_si128(out.add(8 * j8).cast(), v) };
         }
-        last
+        _mm_extract_epi16::<7>(o[7]) as i16
     }
 }
 
