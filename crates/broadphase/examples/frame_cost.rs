@@ -10,7 +10,8 @@
 //!   overlaps per box, all moving, update + `pairs`.
 //! - index (movers' index): `grid` (cell 4), `grid2.5`, `grid1.25`, `hash`, `tree`, `sweep`;
 //!   `tree-reinsert` is a `Tree` that reinserts every leaf leaving its fat box (reinsert share
-//!   1), `tree-refit` one that refits every such leaf in place (share 0).
+//!   1), `tree-refit` one that refits every such leaf in place (share 0), `tree-share=0.01` one
+//!   with the given reinsert share, `tree-margin=0.05` a default `Tree` with the given margin.
 //! - scene `quality1k`, `quality10k` (index ignored): the moving scene with a default `Tree`
 //!   for `frames` frames, printing every 50th frame the tree's SAH cost, the cost of a fresh
 //!   bulk build of the same boxes, the nodes the pair search visited in both, and how many
@@ -177,6 +178,14 @@ macro_rules! with_index {
             "tree" => $run(|_| Tree::new() $(, $arg)*),
             "tree-reinsert" => $run(|_| tree_with_share(1.0) $(, $arg)*),
             "tree-refit" => $run(|_| tree_with_share(0.0) $(, $arg)*),
+            other if other.starts_with("tree-share=") => {
+                let share: f32 = other["tree-share=".len()..].parse().unwrap();
+                $run(|_| tree_with_share(share) $(, $arg)*)
+            }
+            other if other.starts_with("tree-margin=") => {
+                let margin: f32 = other["tree-margin=".len()..].parse().unwrap();
+                $run(|_| Tree::with_margin(margin).unwrap() $(, $arg)*)
+            }
             "sweep" => $run(|_| Sweep::new(Axis::X) $(, $arg)*),
             other => panic!("unknown index {other}"),
         }

@@ -80,6 +80,9 @@ pub struct Tree {
     order: Vec<u32>,
     /// Rebuilds started by [`Tree::refit`] because the cost had climbed too far.
     auto_rebuilds: u64,
+    /// Nodes refitted since the cost was last checked: the O(nodes) check runs once this
+    /// reaches a quarter of the nodes, so small refits do not pay for a whole-tree scan.
+    refitted_since_check: usize,
 }
 
 impl Default for Tree {
@@ -110,6 +113,7 @@ impl Tree {
             baseline_cost: 0.0,
             order: Vec::new(),
             auto_rebuilds: 0,
+            refitted_since_check: 0,
         }
     }
 
@@ -396,9 +400,12 @@ impl Tree {
 
     /// Finishes the pending in-place updates: every node marked by a moved leaf is shrunk to
     /// the union of its children, children before parents, each once, and then offered the
-    /// local rotations of [`Tree::rotate_best`]. Queries call it themselves; call it directly
-    /// to choose when the work is done. Rebuilds the tree if its cost has climbed past
-    /// [`REBUILD_FACTOR`] times the reference.
+    /// local rotations that swap one of its children with a grandchild when that shrinks the
+    /// changed child's box. Queries call it themselves; call it directly to choose when the
+    /// work is done. Once the refits since the last check have touched a quarter of the nodes,
+    /// it computes [`Tree::sah_cost`] and rebuilds the tree if the cost has climbed past
+    /// [`REBUILD_FACTOR`] times its value after the last bulk build (or, for a tree built by
+    /// insertions, at the first check).
     pub fn refit(&mut self) {
         self.moved = 0;
         if self.root == NULL || !self.marked[self.root as usize] {
@@ -423,7 +430,12 @@ impl Tree {
             self.refit_node(i);
             self.rotate_best(i);
         }
+        self.refitted_since_check += order.len();
         self.order = order;
+        if 4 * self.refitted_since_check < self.node_count() {
+            return;
+        }
+        self.refitted_since_check = 0;
         let cost = self.sah_cost();
         if self.baseline_cost <= 0.0 {
             self.baseline_cost = cost;
@@ -516,6 +528,7 @@ impl Tree {
             self.nodes[self.root as usize].parent = NULL;
         }
         self.baseline_cost = self.sah_cost();
+        self.refitted_since_check = 0;
     }
 
     fn build(&mut self, leaves: &mut [u32]) -> u32 {
@@ -596,9 +609,8 @@ impl Tree {
         if leaves != self.slots.len() { Err("leaf count differs from the proxy count") } else { Ok(()) }
     }
 
-    /// Collects into `self.found` the slots whose boxes overlap `area`.
+    /// Collects into `self.found` the slots whose boxes overlap `area`; the caller refits first.
     fn collect(&mut self, area: &Aabb, stats: &mut QueryStats) {
-        self.refit();
         self.found.clear();
         if self.root == NULL {
             return;
@@ -733,6 +745,7 @@ impl SpatialIndex for Tree {
         self.marked.clear();
         self.moved = 0;
         self.baseline_cost = 0.0;
+        self.refitted_since_check = 0;
         self.leaf_of.iter_mut().for_each(|l| *l = NULL);
         self.free = NULL;
         self.root = NULL;
@@ -743,11 +756,26 @@ impl SpatialIndex for Tree {
     }
 
     fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
+        self.refit();
         let mut stats = QueryStats::default();
         self.collect(area, &mut stats);
         self.found.sort_unstable();
         out.clear();
         out.extend(self.found.iter().map(|&s| self.slots.id(s)));
+        stats.hits = out.len() as u64;
+        stats
+    }
+
+    /// One refit, then each area's walk in turn.
+    fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
+        self.refit();
+        out.clear();
+        let mut stats = QueryStats::default();
+        for (i, area) in areas.iter().enumerate() {
+            self.collect(area, &mut stats);
+            self.found.sort_unstable();
+            out.extend(self.found.iter().map(|&s| (i, self.slots.id(s))));
+        }
         stats.hits = out.len() as u64;
         stats
     }
@@ -1021,6 +1049,40 @@ mod tests {
             }
         }
         assert!(worst > 0.0);
+        t.validate().unwrap();
+    }
+
+    #[test]
+    fn small_refits_that_scatter_the_tree_end_in_a_rebuild() {
+        // Ten boxes a round jump to random places and are refitted in place (share 0): their
+        // ancestors stretch across the world until the cost check asks for a rebuild.
+        let s = Swarm::new(1000, 0.0);
+        let mut t = Tree::new();
+        t.set_reinsert_share(0.0).unwrap();
+        let ids: Vec<ProxyId> = (0..1000).map(|i| t.insert(s.aabb(i)).unwrap()).collect();
+        t.rebuild();
+        let start = t.sah_cost();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state >> 11
+        };
+        for round in 0..2000 {
+            for _ in 0..10 {
+                let k = (next() % 1000) as usize;
+                let (x, y) = ((next() % 1000) as f32 / 1000.0 * s.side, (next() % 1000) as f32 / 1000.0 * s.side);
+                t.update(ids[k], unit(x, y)).unwrap();
+            }
+            t.refit();
+            if round % 100 == 99 {
+                let mut fresh = t.clone();
+                fresh.rebuild();
+                assert!(t.sah_cost() <= REBUILD_FACTOR * 1.25 * fresh.sah_cost().max(start), "round {round}");
+            }
+        }
+        assert!(t.auto_rebuilds() > 0);
         t.validate().unwrap();
     }
 
