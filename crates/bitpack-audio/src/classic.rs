@@ -644,12 +644,12 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut 
                         continue 'fast;
                     }
                     let flips = ((e as i64) >> 12) as u64;
-                    // Moving on a word is done without a branch (it is taken at random).
+                    // Moving on a word is done without a branch (it is taken at random): conditional moves.
                     let step = off >> 6;
-                    let keep = (step as u64).wrapping_sub(1);
                     words.set(p, k, lo);
-                    lo = (lo & keep) | (hi & !keep);
-                    hi = (hi & keep) | (top(hi) & !keep);
+                    let next = step != 0;
+                    lo = core::hint::select_unpredictable(next, hi, lo);
+                    hi = core::hint::select_unpredictable(next, top(hi), hi);
                     k += step;
                     off &= 63;
                     lo ^= flips << off;
