@@ -597,9 +597,9 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut 
             let mut ptr = at + 7;
             let mut count = 56 - (pos % 8) as u32;
             let mut buf = load_u64(data, at) >> (pos % 8);
-            // Samples left, and where the next lookup's first run end can fall: bit `off` of word
-            // `k` (`off < 128`, so word k or k + 1).
-            let mut left = n - i;
+            // Samples left minus one, and where the next lookup's first run end can fall: bit
+            // `off` of word `k` (`off < 128`, so word k or k + 1).
+            let mut left1 = n - i - 1;
             let mut off = i + 1 - 64 * k;
             'fast: while ptr + 8 <= data.len() {
                 buf |= load_u64(data, ptr) << count;
@@ -608,7 +608,7 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut 
                 for _ in 0..RUN_LOOKUPS {
                     let e = RUN_TABLE[(buf & low_mask(RUN_BITS)) as usize];
                     let span = ((e >> 6) & 63) as usize;
-                    if span.wrapping_sub(1) >= left - 1 {
+                    if span.wrapping_sub(1) >= left1 {
                         // The plane's last run: one at a time below, with its checks.
                         if span != 0 {
                             break 'fast;
@@ -622,7 +622,7 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut 
                         }
                         // l >= 5 here: every code of up to 9 bits (runs up to 31) is in the table.
                         let v = (1usize << l) | (((buf >> (l + 1)) & low_mask(l)).reverse_bits() >> (64 - l)) as usize;
-                        if v >= left {
+                        if v > left1 {
                             break 'fast;
                         }
                         // Its run ends at bit `t` of word k and on: every bit from there flips.
@@ -637,7 +637,7 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut 
                         lo ^= u64::MAX << t;
                         hi = !hi;
                         off = t + 1;
-                        left -= v;
+                        left1 -= v;
                         buf >>= len;
                         count -= len;
                         // The buffer may now hold fewer bits than a lookup reads: refill first.
@@ -655,13 +655,13 @@ fn read_runs(r: &mut BitReader<'_>, n: usize, first: u64, p: usize, words: &mut 
                     lo ^= flips << off;
                     hi ^= (((flips as i64) >> (63 - off)) >> 1) as u64;
                     off += span;
-                    left -= span;
+                    left1 -= span;
                     // The shift takes the low 6 bits of `e`: the stream bits of its codes.
                     buf = buf.wrapping_shr(e as u32);
                     count -= (e & 63) as u32;
                 }
             }
-            i = n - left;
+            i = n - 1 - left1;
             pos = ptr as u64 * 8 - u64::from(count);
         }
         r.pos = pos;
