@@ -137,6 +137,9 @@ pub struct Heap<'a> {
     base: NonNull<u8>,
     /// Bytes of blocks, not counting the sentinel.
     len: usize,
+    /// `len - HEADER` (0 while empty): header offsets at or past it cannot start a used
+    /// block, so a pointer's range is one compare.
+    last_header: usize,
     policy: Policy,
     heads: [u32; BINS],
     bitmap: [u64; BINS / 64],
@@ -193,6 +196,7 @@ impl<'a> Heap<'a> {
         Self {
             base: NonNull::dangling(),
             len: 0,
+            last_header: 0,
             policy,
             heads: [NONE; BINS],
             bitmap: [0; BINS / 64],
@@ -232,6 +236,7 @@ impl<'a> Heap<'a> {
         // SAFETY: `base` is inside the non-empty region.
         heap.base = unsafe { NonNull::new_unchecked(base as *mut u8) };
         heap.len = avail - HEADER;
+        heap.last_header = heap.len - HEADER;
         // SAFETY: both headers lie inside the region.
         unsafe {
             heap.write_hdr(0, Hdr { size: heap.len as u32, prev_size: 0, tag: FREE_TAG });
@@ -561,9 +566,7 @@ impl<'a> Heap<'a> {
     #[inline(always)]
     fn alloc_in<const GF: bool>(&mut self, layout: Layout) -> Option<NonNull<u8>> {
         let need = Self::block_need(layout);
-        if need > self.len {
-            return None;
-        }
+        // (A request larger than the region needs no test of its own: no block is that large.)
         let align = layout.align();
         let search = if align <= 16 { need } else { need + align + MIN_BLOCK };
         let off = if GF { self.find_good(search)? } else { self.find_in_list(search)? };
@@ -642,7 +645,7 @@ impl<'a> Heap<'a> {
         let base = self.base.as_ptr() as usize;
         // One unsigned compare for both ends: a pointer below the first payload wraps around.
         let off = p.wrapping_sub(base + HEADER);
-        if off >= self.len.saturating_sub(HEADER) || !off.is_multiple_of(16) {
+        if off >= self.last_header || !off.is_multiple_of(16) {
             return None;
         }
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
@@ -662,7 +665,7 @@ impl<'a> Heap<'a> {
     fn misuse(&self, ptr: NonNull<u8>) -> Error {
         let p = ptr.as_ptr() as usize;
         let off = p.wrapping_sub(self.base.as_ptr() as usize + HEADER);
-        if off >= self.len.saturating_sub(HEADER) || !off.is_multiple_of(16) {
+        if off >= self.last_header || !off.is_multiple_of(16) {
             return Error::ForeignPointer;
         }
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
@@ -1085,6 +1088,25 @@ mod tests {
             }
         }
         assert!(bin_of_units(u32::MAX as usize / 16) < BINS);
+    }
+
+    #[test]
+    fn the_largest_layouts_are_out_of_memory() {
+        for policy in Policy::ALL {
+            let mut region = vec![0u8; 4096];
+            let mut heap = Heap::new(&mut region, policy).unwrap();
+            let a = heap.alloc(l(100, 8)).unwrap();
+            for align in [8, 16, 4096, 1 << 40] {
+                let size = isize::MAX as usize + 1 - align;
+                let layout = l(size, align);
+                assert_eq!(heap.alloc(layout), Err(Error::OutOfMemory { size, align }), "{policy:?}");
+                assert_eq!(heap.realloc(a, layout), Err(Error::OutOfMemory { size, align }), "{policy:?}");
+                let big = l(heap.capacity(), align);
+                assert!(matches!(heap.alloc(big), Err(Error::OutOfMemory { .. })), "{policy:?}");
+            }
+            heap.free(a).unwrap();
+            heap.check().unwrap();
+        }
     }
 
     #[test]
