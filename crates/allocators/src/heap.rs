@@ -547,12 +547,18 @@ impl<'a> Heap<'a> {
     /// [`Error::OutOfMemory`] when no free block fits.
     #[inline]
     pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
-        let p =
-            if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_in::<false>(layout) };
+        let p = if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_list(layout) };
         match p {
             Some(p) => Ok(p),
             None => Err(Self::out_of_memory(layout)),
         }
+    }
+
+    /// [`Heap::alloc`] for the list policies, kept out of line so that a caller inlining
+    /// `alloc` gets only the good-fit code (the list walk dwarfs the call).
+    #[inline(never)]
+    fn alloc_list(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        self.alloc_in::<false>(layout)
     }
 
     /// The error of a failed [`Heap::alloc_in`] for `layout`.
@@ -699,8 +705,14 @@ impl<'a> Heap<'a> {
     /// reallocated since cannot be told apart from the new owner's: that is on the caller.)
     #[inline]
     pub fn free(&mut self, ptr: NonNull<u8>) -> Result<()> {
-        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr) } else { self.free_in::<false>(ptr) };
+        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr) } else { self.free_list(ptr) };
         if freed { Ok(()) } else { Err(self.misuse(ptr)) }
+    }
+
+    /// [`Heap::free`] for the list policies, out of line as [`Heap::alloc_list`].
+    #[inline(never)]
+    fn free_list(&mut self, ptr: NonNull<u8>) -> bool {
+        self.free_in::<false>(ptr)
     }
 
     /// [`Heap::free`] for good fit (`GF`) or the list policies; `false` when `ptr` is not a
