@@ -17,17 +17,13 @@
 //! children, and tries the four local rotations of Kopta et al. (2012, "Fast, effective BVH
 //! updates for animated scenes") that swap a child with a grandchild when that makes the
 //! node's children smaller. If the tree's surface-area cost ([`Tree::sah_cost`]) still climbs
-//! past [`REBUILD_FACTOR`] times its value after the last bulk build, the tree is rebuilt.
+//! past [`Tree::REBUILD_FACTOR`] times its value after the last bulk build, the tree is rebuilt.
 
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
 
 const NULL: u32 = u32::MAX;
-
-/// A refitted tree whose [`Tree::sah_cost`] exceeds this multiple of its cost after the last
-/// bulk build (or the first refit after a series of insertions) is rebuilt by [`Tree::rebuild`].
-pub const REBUILD_FACTOR: f32 = 1.3;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -93,6 +89,11 @@ impl Default for Tree {
 }
 
 impl Tree {
+    /// A refitted tree whose [`Tree::sah_cost`] exceeds this multiple of its cost after the last
+    /// bulk build is rebuilt by [`Tree::rebuild`] (a tree grown by insertions is bulk-built at
+    /// its first cost check).
+    pub const REBUILD_FACTOR: f32 = 1.3;
+
     /// An empty tree with a fat margin of 0.1 world units.
     #[must_use]
     pub fn new() -> Self {
@@ -147,7 +148,7 @@ impl Tree {
     ///
     /// - default `0.0`: refit every leaf that moved continuously (cheapest: one refit pass per
     ///   frame; the tree's shape follows the boxes through local rotations and, when its cost
-    ///   has climbed by [`REBUILD_FACTOR`], a bulk rebuild);
+    ///   has climbed by [`Tree::REBUILD_FACTOR`], a bulk rebuild);
     /// - `1.0`: always reinsert (each update costs a walk down and up the tree; the tree never
     ///   rebuilds itself);
     /// - in between: the first movers of each frame are reinserted. Measured on 1k boxes all
@@ -188,7 +189,7 @@ impl Tree {
     }
 
     /// How many times [`Tree::refit`] has rebuilt the tree because its cost had climbed past
-    /// [`REBUILD_FACTOR`] times the reference (for tuning; never reset).
+    /// [`Tree::REBUILD_FACTOR`] times the reference (for tuning; never reset).
     #[must_use]
     pub fn auto_rebuilds(&self) -> u64 {
         self.auto_rebuilds
@@ -409,7 +410,7 @@ impl Tree {
     /// changed child's box. Queries call it themselves; call it directly to choose when the
     /// work is done. Once the refits since the last check have touched a quarter of the nodes,
     /// it computes [`Tree::sah_cost`] and rebuilds the tree if the cost has climbed past
-    /// [`REBUILD_FACTOR`] times its value after the last bulk build (or, for a tree built by
+    /// [`Tree::REBUILD_FACTOR`] times its value after the last bulk build (or, for a tree built by
     /// insertions, at the first check).
     pub fn refit(&mut self) {
         self.moved = 0;
@@ -443,7 +444,7 @@ impl Tree {
         self.refitted_since_check = 0;
         // A tree grown by insertions has no reference cost yet: the first check bulk-builds
         // it (insertion-built trees measured 1.4x the bulk build's cost), which sets one.
-        if self.baseline_cost.is_none_or(|base| self.sah_cost() > REBUILD_FACTOR * base) {
+        if self.baseline_cost.is_none_or(|base| self.sah_cost() > Self::REBUILD_FACTOR * base) {
             self.auto_rebuilds += 1;
             self.rebuild();
         }
@@ -1051,7 +1052,7 @@ mod tests {
                 let ratio = t.sah_cost() / fresh.sah_cost();
                 worst = worst.max(ratio);
                 assert!(
-                    ratio <= REBUILD_FACTOR * 1.25,
+                    ratio <= Tree::REBUILD_FACTOR * 1.25,
                     "frame {frame}: cost {} vs fresh {}",
                     t.sah_cost(),
                     fresh.sah_cost()
@@ -1096,7 +1097,7 @@ mod tests {
             if round % 100 == 99 {
                 let mut fresh = t.clone();
                 fresh.rebuild();
-                assert!(t.sah_cost() <= REBUILD_FACTOR * 1.25 * fresh.sah_cost().max(start), "round {round}");
+                assert!(t.sah_cost() <= Tree::REBUILD_FACTOR * 1.25 * fresh.sah_cost().max(start), "round {round}");
             }
         }
         assert!(t.auto_rebuilds() > 0);
