@@ -477,15 +477,14 @@ fn read_planes(r: &mut BitReader<'_>, n: usize, planes: &mut impl Planes) -> Res
     for p in 0..16 {
         match r.take(2)? {
             c @ (0 | 1) => (0..nw).for_each(|k| planes.set(p, k, c.wrapping_neg())),
-            2 if r.remaining() >= n as u64 => {
-                // The whole plane is in the stream: 64 bits per load, no check per word.
-                for k in 0..nw {
-                    let mut w = peek_at(r.data, r.pos + 64 * k as u64);
-                    if k == nw - 1 && !n.is_multiple_of(64) {
-                        w &= low_mask((n % 64) as u32);
-                    }
-                    planes.set(p, k, w);
+            2 if n > 0 && r.remaining() >= n as u64 => {
+                // The whole plane is in the stream: 64 bits per load, no check per word; the last
+                // word is cut to the plane's length.
+                for k in 0..nw - 1 {
+                    planes.set(p, k, peek_at(r.data, r.pos + 64 * k as u64));
                 }
+                let last = peek_at(r.data, r.pos + 64 * (nw - 1) as u64);
+                planes.set(p, nw - 1, last & low_mask(((n - 1) % 64) as u32 + 1));
                 r.pos += n as u64;
             }
             2 => {
