@@ -22,6 +22,7 @@
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
+use glam::Vec2;
 
 const NULL: u32 = u32::MAX;
 
@@ -516,9 +517,12 @@ impl Tree {
     pub fn rebuild(&mut self) {
         self.marked.iter_mut().for_each(|m| *m = false);
         self.moved = 0;
-        let mut leaves: Vec<u32> = Vec::with_capacity(self.slots.len());
+        // The leaves' boxes and centres side by side, so the splits read one array in order.
+        let mut leaves: Vec<(Aabb, Vec2, u32)> = Vec::with_capacity(self.slots.len());
         for s in self.slots.live_slots() {
-            leaves.push(self.leaf_of[s as usize]);
+            let leaf = self.leaf_of[s as usize];
+            let b = self.nodes[leaf as usize].aabb;
+            leaves.push((b, b.center(), leaf));
         }
         // Free every internal node, keep the leaves.
         self.free = NULL;
@@ -536,25 +540,20 @@ impl Tree {
         self.refitted_since_check = 0;
     }
 
-    fn build(&mut self, leaves: &mut [u32]) -> u32 {
+    fn build(&mut self, leaves: &mut [(Aabb, Vec2, u32)]) -> u32 {
         if leaves.len() == 1 {
-            return leaves[0];
+            return leaves[0].2;
         }
-        let mut bounds = self.nodes[leaves[0] as usize].aabb;
-        let (mut lo, mut hi) = (bounds.center(), bounds.center());
-        for &l in leaves.iter() {
-            let b = self.nodes[l as usize].aabb;
-            bounds = bounds.union(&b);
-            lo = lo.min(b.center());
-            hi = hi.max(b.center());
+        let mut bounds = leaves[0].0;
+        let (mut lo, mut hi) = (leaves[0].1, leaves[0].1);
+        for (b, c, _) in leaves.iter() {
+            bounds = bounds.union(b);
+            lo = lo.min(*c);
+            hi = hi.max(*c);
         }
         let axis = if hi.x - lo.x >= hi.y - lo.y { 0 } else { 1 };
         let mid = leaves.len() / 2;
-        let nodes = &self.nodes;
-        leaves.select_nth_unstable_by(mid, |&p, &q| {
-            let (cp, cq) = (nodes[p as usize].aabb.center()[axis], nodes[q as usize].aabb.center()[axis]);
-            cp.total_cmp(&cq).then(p.cmp(&q))
-        });
+        leaves.select_nth_unstable_by(mid, |p, q| p.1[axis].total_cmp(&q.1[axis]).then(p.2.cmp(&q.2)));
         let (left, right) = leaves.split_at_mut(mid);
         let c1 = self.build(left);
         let c2 = self.build(right);
