@@ -25,11 +25,18 @@ use rand_pcg::Pcg64Mcg;
 /// only ever add time, so on a loaded machine the minimum of interleaved rounds gives steadier
 /// ratios than criterion's one-after-the-other medians. Each candidate returns its operation
 /// count and the time they took (see [`timed`]).
+///
+/// The order rotates by one each round, so every candidate runs after every other one equally
+/// often: a run is slowed by what ran just before it (on the heap workloads, by up to 40 %
+/// right after linked_list_allocator's list walks), and a fixed order charged that to
+/// whichever candidate came first.
 fn interleaved_min(label: &str, rounds: usize, candidates: &mut [Candidate<'_>]) {
-    let mut best = vec![f64::INFINITY; candidates.len()];
-    for _ in 0..rounds {
-        for (i, (_, run)) in candidates.iter_mut().enumerate() {
-            let (ops, took) = run();
+    let n = candidates.len();
+    let mut best = vec![f64::INFINITY; n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (k + round) % n;
+            let (ops, took) = (candidates[i].1)();
             best[i] = best[i].min(took.as_secs_f64() * 1e9 / ops as f64);
         }
     }
