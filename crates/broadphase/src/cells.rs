@@ -399,6 +399,28 @@ impl<M: CellMap> Cells<M> {
         self.reindex();
     }
 
+    /// The first step of a rebuild for slot `s`: grows `bounds` by its box, records its cell
+    /// range and whether it is big (then it joins the big list). Returns the range and its cell
+    /// count for a live box of ordinary size, `None` for a free slot or a big box.
+    #[inline(always)]
+    fn measure(&mut self, s: u32, bounds: &mut Option<Aabb>) -> Option<([i32; 4], u64)> {
+        if !self.slots.is_live(s) {
+            return None;
+        }
+        let aabb = self.slots.aabbs[s as usize];
+        *bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
+        let r = self.map.range(&aabb);
+        let count = cells_in(&r);
+        self.ranges[s as usize] = r;
+        let big = count > BIG_CELLS;
+        self.is_big[s as usize] = big;
+        if big {
+            self.big.push(s);
+            return None;
+        }
+        Some((r, count))
+    }
+
     /// The sparse build: counts per touched bucket (remembering which), a running sum over
     /// the touched buckets only, the same back-to-front fill as the dense build, then the
     /// touched counters back to zero. Each bucket's items are still ascending by slot, and
@@ -414,20 +436,7 @@ impl<M: CellMap> Cells<M> {
         let mut bounds: Option<Aabb> = None;
         let mut entries = 0usize;
         for s in 0..n as u32 {
-            if !self.slots.is_live(s) {
-                continue;
-            }
-            let aabb = self.slots.aabbs[s as usize];
-            bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
-            let r = self.map.range(&aabb);
-            let count = cells_in(&r);
-            self.ranges[s as usize] = r;
-            let big = count > BIG_CELLS;
-            self.is_big[s as usize] = big;
-            if big {
-                self.big.push(s);
-                continue;
-            }
+            let Some((r, count)) = self.measure(s, &mut bounds) else { continue };
             entries += count as usize;
             let [x0, y0, x1, y1] = r;
             let width = (x1 - x0) as usize + 1;
@@ -499,20 +508,7 @@ impl<M: CellMap> Cells<M> {
             let mut bounds: Option<Aabb> = None;
             let mut entries = 0usize;
             for s in 0..n as u32 {
-                if !self.slots.is_live(s) {
-                    continue;
-                }
-                let aabb = self.slots.aabbs[s as usize];
-                bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
-                let r = self.map.range(&aabb);
-                let count = cells_in(&r);
-                self.ranges[s as usize] = r;
-                let big = count > BIG_CELLS;
-                self.is_big[s as usize] = big;
-                if big {
-                    self.big.push(s);
-                    continue;
-                }
+                let Some((r, count)) = self.measure(s, &mut bounds) else { continue };
                 entries += count as usize;
                 let [x0, y0, x1, y1] = r;
                 if M::UNIQUE_CELLS {
