@@ -23,6 +23,21 @@ fn grid_1000(c: &mut Criterion) {
     // The grid carver: the spanning tree as walls, two bits per cell (what knossos returns).
     g.bench_function("lore_carve", |b| b.iter(|| GridTree::carve(black_box(1000), 1000, 0.0, 1).unwrap()));
     g.bench_function("lore_carve_bias_0.5", |b| b.iter(|| GridTree::carve(black_box(1000), 1000, 0.5, 1).unwrap()));
+    // Wilson's time follows its walks' lengths, which vary with the seed: cycle through 64 seeds
+    // so that the median is the median over seeds, not one seed's luck.
+    let mut seed = 0;
+    g.bench_function("lore_carve_uniform", |b| {
+        b.iter(|| {
+            seed = (seed + 1) % 64;
+            GridTree::carve_uniform(black_box(1000), 1000, 0.0, seed).unwrap()
+        })
+    });
+    g.bench_function("lore_carve_uniform_bias_0.5", |b| {
+        b.iter(|| {
+            seed = (seed + 1) % 64;
+            GridTree::carve_uniform(black_box(1000), 1000, 0.5, seed).unwrap()
+        })
+    });
     // The same tree inside a full `Maze` (positions, edge list, parents, zones).
     g.bench_function("lore_kruskal", |b| {
         b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal))).unwrap())
@@ -44,6 +59,13 @@ fn grid_100(c: &mut Criterion) {
     let mut g = c.benchmark_group("grid_100x100");
     g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
     g.bench_function("lore_carve", |b| b.iter(|| GridTree::carve(black_box(100), 100, 0.0, 1).unwrap()));
+    let mut seed = 0;
+    g.bench_function("lore_carve_uniform", |b| {
+        b.iter(|| {
+            seed = (seed + 1) % 64;
+            GridTree::carve_uniform(black_box(100), 100, 0.0, seed).unwrap()
+        })
+    });
     g.bench_function("lore_kruskal", |b| {
         b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Kruskal))).unwrap())
     });

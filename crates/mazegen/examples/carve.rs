@@ -1,8 +1,9 @@
 //! Carves one grid maze with [`GridTree::carve`] and prints its passage count: a small driver for
 //! instruction counts (`valgrind --tool=callgrind target/release/examples/carve 1000 1000 0`).
 //!
-//! Arguments: width, height, horizontal bias, seed, repetitions (defaults 1000, 1000, 0, 1, 1);
-//! with more than one repetition it also prints the fastest and the median time of a carve.
+//! Arguments: width, height, horizontal bias, seed, repetitions, carver (defaults 1000, 1000, 0, 1,
+//! 1, `kruskal`; `uniform` picks [`GridTree::carve_uniform`]); with more than one repetition it
+//! also prints the fastest and the median time of a carve.
 
 use lore_mazegen::GridTree;
 
@@ -13,11 +14,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bias: f32 = arg(2, "0").parse()?;
     let seed: u64 = arg(3, "1").parse()?;
     let repetitions: usize = arg(4, "1").parse()?;
+    let carve = match arg(5, "kruskal").as_str() {
+        "kruskal" => GridTree::carve,
+        "uniform" => GridTree::carve_uniform,
+        other => return Err(format!("unknown carver {other:?} (kruskal or uniform)").into()),
+    };
     let mut times = Vec::with_capacity(repetitions);
-    let mut tree = GridTree::carve(w, h, bias, seed)?;
+    let mut tree = carve(w, h, bias, seed)?;
     for _ in 1..repetitions {
         let start = std::time::Instant::now();
-        tree = GridTree::carve(w, h, bias, seed)?;
+        tree = carve(w, h, bias, seed)?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
     println!("{w}×{h} bias {bias} seed {seed}: {} passages", tree.passage_count());

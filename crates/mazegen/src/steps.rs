@@ -206,9 +206,9 @@ impl Generator {
     fn build_tree(&mut self) -> Step {
         let m = &mut self.maze;
         let n = m.positions.len();
-        let grid_carver = match (m.layout, self.config.tree) {
-            (Layout::Grid { width, height }, TreeAlgorithm::Kruskal) => Some((width, height)),
-            _ => None,
+        let grid_carver = match m.layout {
+            Layout::Grid { width, height } => Some((width, height)),
+            Layout::Points => None,
         };
         let horizontal: Vec<bool> = if grid_carver.is_some() {
             Vec::new()
@@ -226,10 +226,13 @@ impl Generator {
         for attempt in 0..self.config.balance_tries {
             let bias = self.config.horizontal_bias;
             let (tree, rooted) = match grid_carver {
-                // Same distribution as the general Kruskal, several times faster; the walk from
-                // the root reads the carver's bits instead of building an adjacency list.
+                // Same distributions as the general Kruskal and Wilson, several times faster; the
+                // walk from the root reads the carver's bits instead of building an adjacency list.
                 Some((width, height)) => {
-                    let carved = GridTree::carve_with(&mut self.rng, width, height, bias);
+                    let carved = match self.config.tree {
+                        TreeAlgorithm::Kruskal => GridTree::carve_with(&mut self.rng, width, height, bias),
+                        TreeAlgorithm::Wilson => GridTree::carve_uniform_with(&mut self.rng, width, height, bias),
+                    };
                     (carved.graph_edges(&m.graph), carved.orient(m.root))
                 }
                 None => {

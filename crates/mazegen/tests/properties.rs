@@ -35,13 +35,19 @@ proptest! {
         prop_assert_eq!(doors, usize::from(zones) - 1);
     }
 
-    /// The grid carver gives a spanning tree (every cell reachable, no loop), the same for the
+    /// Both grid carvers give a spanning tree (every cell reachable, no loop), the same for the
     /// same seed, and the tree `generate` keeps when it keeps its first one.
     #[test]
-    fn carved_grids_are_spanning_trees(seed in any::<u64>(), w in 1u32..60, h in 1u32..40, bias in -1.0f32..=1.0) {
-        let tree = GridTree::carve(w, h, bias, seed).unwrap();
+    fn carved_grids_are_spanning_trees(
+        seed in any::<u64>(), w in 1u32..60, h in 1u32..40, bias in -1.0f32..=1.0, uniform in any::<bool>(),
+    ) {
+        let (tree, algorithm) = if uniform {
+            (GridTree::carve_uniform(w, h, bias, seed).unwrap(), TreeAlgorithm::Wilson)
+        } else {
+            (GridTree::carve(w, h, bias, seed).unwrap(), TreeAlgorithm::Kruskal)
+        };
         prop_assert_eq!(tree.passage_count() as u32, w * h - 1);
-        let maze = generate(&Config::grid(w, h).zones(1).bias(bias).seed(seed)).unwrap();
+        let maze = generate(&Config::grid(w, h).zones(1).bias(bias).tree(algorithm).seed(seed)).unwrap();
         common::assert_sound(&maze);
         let mut from_maze: Vec<[u32; 2]> = maze.edges.iter().map(|e| [e.a.min(e.b), e.a.max(e.b)]).collect();
         from_maze.sort_unstable();

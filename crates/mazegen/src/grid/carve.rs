@@ -27,7 +27,6 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::config::MAX_NODES;
 use crate::error::MazeError;
 use crate::logic::spanning::Rooted;
 use crate::sets::DisjointSets;
@@ -86,19 +85,17 @@ impl GridTree {
     /// passages; 0 gives Kruskal's tree over a uniformly random edge order.
     ///
     /// # Errors
-    /// [`MazeError::Config`] when a side is 0, the grid has more than [`MAX_NODES`] cells, or the
+    /// [`MazeError::Config`] when a side is 0, the grid has more than [`MAX_NODES`](crate::MAX_NODES) cells, or the
     /// bias is outside `-1.0..=1.0`.
     pub fn carve(width: u32, height: u32, horizontal_bias: f32, seed: u64) -> Result<Self, MazeError> {
-        if width == 0 || height == 0 {
-            return Err(MazeError::Config("grid: width and height must be at least 1".to_owned()));
-        }
-        if u64::from(width) * u64::from(height) > MAX_NODES {
-            return Err(MazeError::Config("too many nodes (limit 2^26)".to_owned()));
-        }
-        if !(horizontal_bias.is_finite() && (-1.0..=1.0).contains(&horizontal_bias)) {
-            return Err(MazeError::Config("horizontal_bias: must be in -1.0..=1.0".to_owned()));
-        }
+        super::wilson::check(width, height, horizontal_bias)?;
         Ok(Self::carve_with(&mut Pcg64Mcg::seed_from_u64(seed), width, height, horizontal_bias))
+    }
+
+    /// A tree from its passage bits (see [`GridTree::words`]).
+    pub(super) fn from_words(width: u32, height: u32, open: Vec<u64>) -> Self {
+        debug_assert_eq!(open.len(), (2 * width as usize * height as usize).div_ceil(64));
+        Self { width, height, open }
     }
 
     /// The carver proper, for sizes and a bias already checked.

@@ -3,6 +3,7 @@
 mod carve;
 mod cell_map;
 mod tiles;
+mod wilson;
 
 pub use carve::GridTree;
 pub use cell_map::{Cell, CellMap};
