@@ -4,7 +4,9 @@
 //! Headless, the autopilot plays the whole generation in about a second of steps and then holds
 //! the finished maze with its solution walk.
 
-use lore_mazegen::{Config, EdgeKind, Generator, Layout, Maze, Solution, Step, check, colour_rgb, zone_rgb};
+use lore_mazegen::{
+    Config, EdgeKind, Generator, Layout, Maze, Solution, Step, TreeAlgorithm, check, colour_rgb, zone_rgb,
+};
 use lore_render::demo::Demo;
 use lore_render::glam::{Vec2, vec2};
 use lore_render::{Batch, Camera, Color, Input, Key};
@@ -35,6 +37,9 @@ pub struct Params {
     pub cycles: u32,
     /// Horizontal bias, -1 to 1.
     pub bias: f32,
+    /// Draw the spanning tree with Wilson's algorithm (exactly uniform with bias 0) instead of
+    /// Kruskal's.
+    pub uniform: bool,
 }
 
 /// World size of a logic maze (16:9, so it fills the frame).
@@ -45,8 +50,12 @@ impl Params {
     #[must_use]
     pub fn new(kind: Kind) -> Self {
         match kind {
-            Kind::Logic => Self { kind, points: 500, width: 48, height: 27, zones: 5, cycles: 40, bias: 0.0 },
-            Kind::Grid => Self { kind, points: 500, width: 48, height: 27, zones: 6, cycles: 30, bias: 0.5 },
+            Kind::Logic => {
+                Self { kind, points: 500, width: 48, height: 27, zones: 5, cycles: 40, bias: 0.0, uniform: false }
+            }
+            Kind::Grid => {
+                Self { kind, points: 500, width: 48, height: 27, zones: 6, cycles: 30, bias: 0.5, uniform: false }
+            }
         }
     }
 
@@ -60,7 +69,8 @@ impl Params {
             },
             Kind::Grid => Config::grid(self.width, self.height),
         };
-        base.zones(self.zones).cycles(self.cycles).bias(self.bias).seed(seed)
+        let tree = if self.uniform { TreeAlgorithm::Wilson } else { TreeAlgorithm::Kruskal };
+        base.zones(self.zones).cycles(self.cycles).bias(self.bias).tree(tree).seed(seed)
     }
 }
 
@@ -338,6 +348,7 @@ impl Demo for MazeDemo {
         ui.add(lore_render::egui::Slider::new(&mut p.zones, 1..=16).text("zones"));
         ui.add(lore_render::egui::Slider::new(&mut p.cycles, 0..=500).text("cycles"));
         ui.add(lore_render::egui::Slider::new(&mut p.bias, -1.0..=1.0).text("horizontal bias"));
+        ui.checkbox(&mut p.uniform, "uniform tree (Wilson)");
         let mut seed = self.seed;
         ui.add(lore_render::egui::DragValue::new(&mut seed).prefix("seed "));
         if p != self.params || seed != self.seed {

@@ -36,6 +36,10 @@ struct Cli {
     /// Horizontal bias of the spanning tree, -1 to 1.
     #[arg(long, default_value_t = 0.0)]
     bias: f32,
+    /// Draw the spanning tree with Wilson's algorithm (exactly uniform with bias 0) instead of
+    /// Kruskal's.
+    #[arg(long)]
+    uniform: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -56,6 +60,7 @@ fn export(cli: &Cli, format: Format) -> Result<(), String> {
         zones: cli.zones,
         cycles: cli.cycles,
         bias: cli.bias,
+        uniform: cli.uniform,
     };
     let maze = lore_mazegen::generate(&params.config(cli.run.seed)).map_err(|e| e.to_string())?;
     let style = lore_mazegen::Style {
