@@ -54,6 +54,10 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
     /// The smallest and largest cell coordinate on `axis`; the end cells hold everything beyond.
     fn limits(&self, axis: usize) -> (i32, i32);
     fn bucket(&self, x: i32, y: i32) -> usize;
+    /// The bucket distance between a cell and the one above it (grids only).
+    fn width_step(&self) -> usize {
+        0
+    }
     fn buckets(&self) -> usize;
     /// Whether the current bucket count suits `entries` cell entries.
     fn fits(&self, entries: usize) -> bool;
@@ -212,6 +216,10 @@ impl CellMap for GridMap {
     fn bucket(&self, x: i32, y: i32) -> usize {
         y as usize * self.width as usize + x as usize
     }
+    #[inline(always)]
+    fn width_step(&self) -> usize {
+        self.width as usize
+    }
     fn buckets(&self) -> usize {
         self.width as usize * self.height as usize
     }
@@ -327,6 +335,9 @@ pub(crate) struct Cells<M: CellMap> {
     /// Whether `starts` describes `items` (a dense build). After a sparse build it does not,
     /// and a query rebuilds densely first.
     dense: bool,
+    /// Whether every listed box lies in one cell (tiles on a lattice of the cell size): then
+    /// each proxy appears once in the lists, and a box query needs no first-cell test.
+    single_cells: bool,
     /// Sparse build only: per-bucket counters, all zero between builds.
     counts: Vec<u32>,
     /// Sparse build only: the buckets in use, in the order `items` holds them.
@@ -340,6 +351,19 @@ pub(crate) struct Cells<M: CellMap> {
     packed: Vec<u64>,
     /// Candidate pair keys of `pairs`, hits first (grows, never shrinks).
     cand: Vec<u64>,
+    /// The generation of each item's proxy, beside `items` (built by `pairs_with` when stale),
+    /// so a pair is written without a look-up by slot.
+    item_gens: Vec<u32>,
+    /// Whether `item_gens` describes the current `items`.
+    gens_current: bool,
+    /// Whether `items` lists the slots in ascending order from first to last (set with
+    /// `item_gens`): true for tiles inserted row by row into a grid. Then a row-by-row walk
+    /// meets any box's partners in id order.
+    items_ascending: bool,
+    /// `pairs_with`'s item runs, gathered for all boxes before any is read.
+    runs: Vec<(u32, u32)>,
+    /// `pairs_with`: per box, where its runs end in `runs` (`u32::MAX`: no fast path).
+    run_ends: Vec<u32>,
     scratch_keys: Vec<u64>,
 }
 
@@ -354,6 +378,7 @@ impl<M: CellMap> Cells<M> {
             starts: Vec::new(),
             crowded: Vec::new(),
             dense: false,
+            single_cells: false,
             counts: Vec::new(),
             occupied: Vec::new(),
             items: Vec::new(),
@@ -363,6 +388,11 @@ impl<M: CellMap> Cells<M> {
             dirty: true,
             packed: Vec::new(),
             cand: Vec::new(),
+            item_gens: Vec::new(),
+            gens_current: false,
+            items_ascending: false,
+            runs: Vec::new(),
+            run_ends: Vec::new(),
             scratch_keys: Vec::new(),
         }
     }
@@ -486,6 +516,7 @@ impl<M: CellMap> Cells<M> {
         }
         self.dense = false;
         self.dirty = false;
+        self.gens_current = false;
     }
 
     /// Rebuilds the cell lists from the current boxes if anything changed (or the last build
@@ -506,10 +537,11 @@ impl<M: CellMap> Cells<M> {
             self.starts.resize(buckets + 1, 0);
             self.big.clear();
             let mut bounds: Option<Aabb> = None;
-            let mut entries = 0usize;
+            let (mut entries, mut listed) = (0usize, 0usize);
             for s in 0..n as u32 {
                 let Some((r, count)) = self.measure(s, &mut bounds) else { continue };
                 entries += count as usize;
+                listed += 1;
                 let [x0, y0, x1, y1] = r;
                 if M::UNIQUE_CELLS {
                     // A grid row of the range is a run of consecutive buckets.
@@ -527,6 +559,7 @@ impl<M: CellMap> Cells<M> {
                 }
             }
             self.bounds = bounds;
+            self.single_cells = entries == listed;
             if self.map.fits(entries) {
                 break entries;
             }
@@ -583,6 +616,7 @@ impl<M: CellMap> Cells<M> {
         }
         self.dense = true;
         self.dirty = false;
+        self.gens_current = false;
     }
 
     #[inline]
@@ -625,6 +659,105 @@ impl<M: CellMap> Cells<M> {
             }
         }
         stats.hits = out.len() as u64;
+        stats
+    }
+
+    /// [`SpatialIndex::pairs_with`]: the batch query of [`Cells::query_aabbs`], written as pairs.
+    ///
+    /// When every listed box lies in one cell (tiles on a lattice of the cell size, the usual
+    /// static level), each row of a box's cell range is one run of items, each a distinct proxy,
+    /// so no first-cell test is needed. Then the work goes in two passes, so that the memory
+    /// reads of different boxes overlap instead of waiting on one another: the first finds
+    /// every box's runs (reading only `starts`), the second tests the runs' items and writes
+    /// the candidates straight into `out` with no branch on the outcome (the end moves on only
+    /// for a hit; `out`'s old contents serve as the buffer, so it is re-sized only to grow).
+    fn pairs_with(&mut self, ids: &[ProxyId], areas: &[Aabb], out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.reindex();
+        let mut stats = QueryStats::default();
+        let fast = M::UNIQUE_CELLS && self.single_cells;
+        if fast && !self.gens_current {
+            let gens = self.slots.generations();
+            self.item_gens.clear();
+            self.item_gens.extend(self.items.iter().map(|item| gens[item.slot as usize]));
+            self.items_ascending = self.items.is_sorted_by_key(|item| item.slot);
+            self.gens_current = true;
+        }
+        let areas = &areas[..areas.len().min(ids.len())];
+        // Pass 1: each box's runs of items, one per row of its cell range.
+        self.runs.clear();
+        self.run_ends.clear();
+        let scan_above = self.slots.len() as u64 + BIG_CELLS;
+        for area in areas {
+            let r = self.map.range(area);
+            if !fast || cells_in(&r) > scan_above {
+                self.run_ends.push(u32::MAX);
+                continue;
+            }
+            stats.visited += cells_in(&r);
+            let width = (r[2] - r[0]) as usize + 1;
+            let mut b0 = self.map.bucket(r[0], r[1]);
+            for _ in r[1]..=r[3] {
+                self.runs.push((self.starts[b0], self.starts[b0 + width]));
+                b0 += self.map.width_step();
+            }
+            self.run_ends.push(self.runs.len() as u32);
+        }
+        // Pass 2: the items of those runs.
+        let filler = (ProxyId::from_bits(0), ProxyId::from_bits(0));
+        let mut n = 0;
+        let mut run = 0;
+        for ((&id, area), &run_end) in ids.iter().zip(areas).zip(&self.run_ends) {
+            let first = n;
+            if run_end == u32::MAX {
+                let slots = &self.slots;
+                out.truncate(n);
+                self.collect(area, &mut stats, &mut |s| out.push((id, slots.id(s))));
+                n = out.len();
+                if !out[first..].is_sorted() {
+                    out[first..].sort_unstable();
+                }
+                continue;
+            }
+            let area = *area;
+            let mut unsorted = false;
+            for &(start, end) in &self.runs[run..run_end as usize] {
+                let (start, end) = (start as usize, end as usize);
+                let k = end - start;
+                if out.len() < n + k {
+                    out.resize(n + k + 64, filler);
+                }
+                let dst = &mut out[n..n + k];
+                let mut j = 0;
+                for (item, &generation) in self.items[start..end].iter().zip(&self.item_gens[start..end]) {
+                    let hit = (item.aabb.min.x <= area.max.x)
+                        & (area.min.x <= item.aabb.max.x)
+                        & (item.aabb.min.y <= area.max.y)
+                        & (area.min.y <= item.aabb.max.y);
+                    dst[j] = (id, ProxyId::new(item.slot, generation));
+                    j += usize::from(hit);
+                }
+                n += j;
+                stats.candidates += k as u64;
+            }
+            // Rows come bottom to top and each row's cells left to right: in id order when the
+            // whole list is, else it is checked.
+            unsorted |= !self.items_ascending && !out[first..n].is_sorted();
+            run = run_end as usize;
+            for &s in &self.big {
+                stats.candidates += 1;
+                if self.slots.aabbs[s as usize].overlaps(&area) {
+                    out.truncate(n);
+                    out.push((id, self.slots.id(s)));
+                    n += 1;
+                    unsorted = true;
+                }
+            }
+            if unsorted {
+                out[first..n].sort_unstable();
+            }
+        }
+        out.truncate(n);
+        stats.hits = n as u64;
         stats
     }
 
@@ -961,6 +1094,9 @@ macro_rules! cell_index {
             }
             fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
                 self.0.query_aabbs(areas, out)
+            }
+            fn pairs_with(&mut self, ids: &[ProxyId], areas: &[Aabb], out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+                self.0.pairs_with(ids, areas, out)
             }
             fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
                 self.0.raycast(ray, filter)

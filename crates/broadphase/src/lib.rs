@@ -166,6 +166,21 @@ pub trait SpatialIndex: core::fmt::Debug {
         stats
     }
 
+    /// The pairs between boxes kept elsewhere and this index: for each `areas[i]`, `(ids[i], id)`
+    /// for every proxy `id` here whose box overlaps it, grouped by `i` in order and sorted by
+    /// `id` within each group, into `out` (replaced). Unpaired entries of the longer slice are
+    /// ignored. The same answers as [`SpatialIndex::query_aabbs`] with each `i` replaced by
+    /// `ids[i]`; [`World::pairs`] finds its (mover, static) pairs this way, so a grid can write
+    /// them directly.
+    fn pairs_with(&mut self, ids: &[ProxyId], areas: &[Aabb], out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        let areas = &areas[..areas.len().min(ids.len())];
+        let mut found = Vec::new();
+        let stats = self.query_aabbs(areas, &mut found);
+        out.clear();
+        out.extend(found.iter().map(|&(i, id)| (ids[i], id)));
+        stats
+    }
+
     /// Every proxy whose box contains `point`, ascending, into `out` (replaced).
     ///
     /// # Errors

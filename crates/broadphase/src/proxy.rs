@@ -20,6 +20,12 @@ pub struct ProxyId {
 }
 
 impl ProxyId {
+    /// The id of slot `index` at `generation`.
+    #[inline]
+    pub(crate) fn new(index: u32, generation: u32) -> Self {
+        Self { index, generation }
+    }
+
     /// The slot index: dense from 0, reused after removal. Handy as an index into a side table.
     #[must_use]
     pub fn index(self) -> u32 {
@@ -124,7 +130,12 @@ impl Slots {
         ProxyId { index: slot, generation: self.generation[slot as usize] }
     }
 
-    /// Live slots in ascending order.
+    /// The generation of every slot, by slot.
+    #[inline]
+    pub(crate) fn generations(&self) -> &[u32] {
+        &self.generation
+    }
+
     /// Every live proxy's id, ascending, and its box (both vectors replaced).
     pub(crate) fn ids_and_boxes(&self, ids: &mut Vec<ProxyId>, boxes: &mut Vec<Aabb>) {
         ids.clear();

@@ -790,6 +790,20 @@ impl SpatialIndex for Tree {
         stats
     }
 
+    /// As [`Tree::query_aabbs`], written as pairs.
+    fn pairs_with(&mut self, ids: &[ProxyId], areas: &[Aabb], out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.refit();
+        out.clear();
+        let mut stats = QueryStats::default();
+        for (&id, area) in ids.iter().zip(areas) {
+            self.collect(area, &mut stats);
+            self.found.sort_unstable();
+            out.extend(self.found.iter().map(|&s| (id, self.slots.id(s))));
+        }
+        stats.hits = out.len() as u64;
+        stats
+    }
+
     fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
         let mut stats = QueryStats::default();
         let mut best: Option<RayHit> = None;

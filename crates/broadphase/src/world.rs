@@ -35,13 +35,12 @@ pub struct World<S, M> {
     movers: M,
     movers_ids: Vec<ProxyId>,
     movers_boxes: Vec<Aabb>,
-    found: Vec<(usize, ProxyId)>,
 }
 
 impl<S: SpatialIndex, M: SpatialIndex> World<S, M> {
     /// A world over the two given (usually empty) indexes.
     pub fn new(statics: S, movers: M) -> Self {
-        Self { statics, movers, movers_ids: Vec::new(), movers_boxes: Vec::new(), found: Vec::new() }
+        Self { statics, movers, movers_ids: Vec::new(), movers_boxes: Vec::new() }
     }
 
     /// The static index.
@@ -72,9 +71,6 @@ impl<S: SpatialIndex, M: SpatialIndex> World<S, M> {
         self.movers.ids_and_boxes(&mut self.movers_ids, &mut self.movers_boxes);
         // One batch query: the static index does no per-frame work of its own, and the answers
         // come grouped by mover (ascending ids), each group sorted, i.e. already in pair order.
-        let stats = stats.plus(self.statics.query_aabbs(&self.movers_boxes, &mut self.found));
-        mixed.clear();
-        mixed.extend(self.found.iter().map(|&(i, s)| (self.movers_ids[i], s)));
-        stats
+        stats.plus(self.statics.pairs_with(&self.movers_ids, &self.movers_boxes, mixed))
     }
 }

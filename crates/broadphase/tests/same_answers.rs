@@ -13,6 +13,8 @@ fn indexes() -> Vec<Box<dyn SpatialIndex>> {
         // A small grid: many boxes fall outside and are clamped into the edge cells.
         Box::new(Grid::new(vec2(-16.0, -16.0), 2.0, 16, 16).unwrap()),
         Box::new(Grid::new(vec2(-40.0, -40.0), 0.75, 110, 110).unwrap()),
+        // One cell: every box lies in one cell, so batch queries take the single-cell path.
+        Box::new(Grid::new(vec2(-30.0, -30.0), 60.0, 1, 1).unwrap()),
         Box::new(SpatialHash::new(1.5).unwrap()),
         // A tiny fixed table: many unrelated cells share buckets.
         Box::new(SpatialHash::with_table_size(3.0, 13).unwrap()),
@@ -151,6 +153,19 @@ fn check_scene(ops: &[Op], areas: &[Aabb], points: &[(f32, f32)], rays: &[Ray]) 
         reference.query_aabbs(areas, &mut want_batch);
         ix.query_aabbs(areas, &mut got_batch);
         prop_assert_eq!(&got_batch, &want_batch, "{} batch query", name);
+        // The same batch as pairs with made-up outside ids (one id short: the last area is
+        // left out).
+        let outside: Vec<ProxyId> = (0..areas.len() as u64 - 1).map(|i| ProxyId::from_bits(i * 7 + 3)).collect();
+        let (mut want_with, mut got_with) = (
+            Vec::new(),
+            vec![(outside[..].first().copied().unwrap_or(ProxyId::from_bits(0)), ProxyId::from_bits(1)); 5],
+        );
+        reference.pairs_with(&outside, areas, &mut want_with);
+        ix.pairs_with(&outside, areas, &mut got_with);
+        prop_assert_eq!(&got_with, &want_with, "{} pairs with", name);
+        let expected: Vec<(ProxyId, ProxyId)> =
+            want_batch.iter().filter(|&&(i, _)| i < outside.len()).map(|&(i, id)| (outside[i], id)).collect();
+        prop_assert_eq!(&want_with, &expected, "brute pairs with");
         for &(x, y) in points {
             reference.query_point(vec2(x, y), &mut want).unwrap();
             ix.query_point(vec2(x, y), &mut got).unwrap();
@@ -290,5 +305,136 @@ proptest! {
         check_world(World::new(SpatialHash::new(1.5).unwrap(), Tree::new()), &statics, &movers)?;
         check_world(World::new(Tree::with_margin(0.0).unwrap(), Sweep::new(Axis::X)), &statics, &movers)?;
         check_world(World::new(Sweep::new(Axis::Y), SpatialHash::with_table_size(3.0, 13).unwrap()), &statics, &movers)?;
+    }
+}
+
+/// One frame's change to the moving boxes of [`world_frames`].
+#[derive(Clone, Debug)]
+enum MoverOp {
+    Move(usize, Aabb),
+    Remove(usize),
+    Insert(Aabb),
+}
+
+fn mover_op() -> impl Strategy<Value = MoverOp> {
+    prop_oneof![
+        6 => (any::<usize>(), aabb()).prop_map(|(k, b)| MoverOp::Move(k, b)),
+        1 => any::<usize>().prop_map(MoverOp::Remove),
+        2 => aabb().prop_map(MoverOp::Insert),
+    ]
+}
+
+/// A static level of tiles, each inside one cell of a 1.25 lattice (jittered, inserted in the
+/// given order, some removed and others added again), plus a few arbitrary static boxes.
+fn tiles() -> impl Strategy<Value = (Vec<Aabb>, Vec<usize>, Vec<Aabb>)> {
+    let tile = (0..32i32, 0..32i32, 0.0f32..0.2, 0.0f32..1.0, 0.0f32..1.0).prop_map(|(x, y, d, w, h)| {
+        let min = vec2(x as f32, y as f32) * 1.25 - Vec2::splat(20.0) + Vec2::splat(d);
+        Aabb::new(min, min + vec2(w, h)).unwrap()
+    });
+    let extra = prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec(aabb(), 1..4)];
+    (prop::collection::vec(tile, 0..120), prop::collection::vec(any::<usize>(), 0..10), extra)
+}
+
+/// `World<Grid, Grid>` (the static grid on the tiles' lattice) against `World<BruteForce,
+/// BruteForce>` over several frames of moves, removals and inserts: the (mover, static) pairs
+/// of the grid's single-cell batch path, its general path (once an arbitrary static box is
+/// added) and the moving pairs, with reused ids.
+fn world_frames(
+    statics: &(Vec<Aabb>, Vec<usize>, Vec<Aabb>),
+    movers: &[Aabb],
+    frames: &[Vec<MoverOp>],
+) -> Result<(), TestCaseError> {
+    let (tiles, removals, extra) = statics;
+    let mut grid = World::new(
+        Grid::new(vec2(-20.0, -20.0), 1.25, 32, 32).unwrap(),
+        Grid::new(vec2(-40.0, -40.0), 3.0, 30, 30).unwrap(),
+    );
+    let mut brute = World::new(BruteForce::new(), BruteForce::new());
+    let mut st = Vec::new();
+    for t in tiles {
+        let id = grid.statics_mut().insert(*t).unwrap();
+        prop_assert_eq!(brute.statics_mut().insert(*t).unwrap(), id);
+        st.push(id);
+    }
+    for &k in removals {
+        if st.is_empty() {
+            break;
+        }
+        let id = st.swap_remove(k % st.len());
+        grid.statics_mut().remove(id).unwrap();
+        brute.statics_mut().remove(id).unwrap();
+    }
+    // Tiles added back into the freed slots (new generations).
+    for t in tiles.iter().take(removals.len() / 2) {
+        prop_assert_eq!(grid.statics_mut().insert(*t).unwrap(), brute.statics_mut().insert(*t).unwrap());
+    }
+    let mut mv = Vec::new();
+    for m in movers {
+        let id = grid.movers_mut().insert(*m).unwrap();
+        prop_assert_eq!(brute.movers_mut().insert(*m).unwrap(), id);
+        mv.push(id);
+    }
+    let (mut gm, mut gx, mut bm, mut bx) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (f, ops) in frames.iter().enumerate() {
+        if f == frames.len() / 2 {
+            // Arbitrary static boxes (far, huge, spanning cells) end the single-cell case.
+            for e in extra {
+                prop_assert_eq!(grid.statics_mut().insert(*e).unwrap(), brute.statics_mut().insert(*e).unwrap());
+            }
+        }
+        for op in ops {
+            match op {
+                MoverOp::Move(k, b) if !mv.is_empty() => {
+                    let id = mv[k % mv.len()];
+                    grid.movers_mut().update(id, *b).unwrap();
+                    brute.movers_mut().update(id, *b).unwrap();
+                }
+                MoverOp::Remove(k) if !mv.is_empty() => {
+                    let id = mv.swap_remove(k % mv.len());
+                    grid.movers_mut().remove(id).unwrap();
+                    brute.movers_mut().remove(id).unwrap();
+                }
+                MoverOp::Insert(b) => {
+                    let id = grid.movers_mut().insert(*b).unwrap();
+                    prop_assert_eq!(brute.movers_mut().insert(*b).unwrap(), id);
+                    mv.push(id);
+                }
+                _ => {}
+            }
+        }
+        let gs = grid.pairs(&mut gm, &mut gx);
+        brute.pairs(&mut bm, &mut bx);
+        prop_assert_eq!(&gm, &bm, "frame {} moving pairs", f);
+        prop_assert_eq!(&gx, &bx, "frame {} mixed pairs", f);
+        prop_assert!(gs.hits as usize >= gx.len());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_tile_world_of_grids_pairs_like_brute_force(
+        statics in tiles(),
+        movers in prop::collection::vec(aabb(), 0..40),
+        frames in prop::collection::vec(prop::collection::vec(mover_op(), 0..12), 1..6),
+    ) {
+        world_frames(&statics, &movers, &frames)?;
+    }
+}
+
+proptest! {
+    // The long run: `cargo test --release -p lore-broadphase -- --ignored`.
+    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "long run, release mode: cargo test --release -p lore-broadphase -- --ignored"]
+    fn a_tile_world_of_grids_pairs_like_brute_force_long(
+        statics in tiles(),
+        movers in prop::collection::vec(aabb(), 0..80),
+        frames in prop::collection::vec(prop::collection::vec(mover_op(), 0..20), 1..8),
+    ) {
+        world_frames(&statics, &movers, &frames)?;
     }
 }
