@@ -12,8 +12,9 @@
 //!   the cell by (loop erasure keeps only the last exit), a tree flag, a border flag. A step is
 //!   a table add, one store and one load; a step into the border is redrawn, which draws
 //!   uniformly (or by weight) among the neighbours that exist.
-//! - **Two random bits per step** without a bias (28 steps per 64-bit draw), 16 with one; steps
-//!   come four at a time.
+//! - **Two random bits per step** without a bias (32 steps per 64-bit draw), 16 with one. Each
+//!   walk takes fresh draws, so the loop over a draw's steps always has the same length and only
+//!   the walk's end is mispredicted.
 //! - **The root in the middle**: the expected number of steps is the sum over cells of their
 //!   degree times their effective resistance to the root, smallest for a central root (about 9
 //!   steps per cell on 1000 × 1000, 7.4 to 14.6 over seeds 0 to 7).
@@ -44,32 +45,23 @@ const ROOT: u8 = IN_TREE | 16;
 /// walk in one row (bias 1) or column (bias −1) forever.
 const MIN_WEIGHT: f32 = 0.01;
 
-/// Where the next step goes.
+/// Where the next steps go: each 64-bit draw gives [`Steps::PER_DRAW`] directions.
 trait Steps {
-    /// The next four directions (0 right, 1 left, 2 down, 3 up); a walk that ends early leaves
-    /// the rest unused. Four at a time halves the loop's bookkeeping per step.
-    fn four(&mut self, rng: &mut Pcg64Mcg) -> [usize; 4];
+    /// Directions per 64-bit draw.
+    const PER_DRAW: u32;
+    /// Direction `i` of the draw `r` (0 right, 1 left, 2 down, 3 up).
+    fn dir(&self, r: u64, i: u32) -> usize;
 }
 
-/// Uniform directions, two bits each: 28 per 64-bit draw, with a sentinel bit above them.
-struct Uniform {
-    bits: u64,
-}
+/// Uniform directions, two bits each.
+struct Uniform;
 
 impl Steps for Uniform {
+    const PER_DRAW: u32 = 32;
+
     #[inline(always)]
-    fn four(&mut self, rng: &mut Pcg64Mcg) -> [usize; 4] {
-        if self.bits == 1 {
-            self.bits = rng.next_u64() >> 8 | 1 << 56;
-        }
-        let dirs = [
-            (self.bits & 3) as usize,
-            (self.bits >> 2 & 3) as usize,
-            (self.bits >> 4 & 3) as usize,
-            (self.bits >> 6 & 3) as usize,
-        ];
-        self.bits >>= 8;
-        dirs
+    fn dir(&self, r: u64, i: u32) -> usize {
+        (r >> (2 * i) & 3) as usize
     }
 }
 
@@ -80,11 +72,12 @@ struct Weighted {
 }
 
 impl Steps for Weighted {
+    const PER_DRAW: u32 = 4;
+
     #[inline(always)]
-    fn four(&mut self, rng: &mut Pcg64Mcg) -> [usize; 4] {
-        let r = rng.next_u64();
-        let dir = |r: u64| 2 * usize::from((r as u32 & 0xffff) >> 1 >= self.horizontal) + (r & 1) as usize;
-        [dir(r), dir(r >> 16), dir(r >> 32), dir(r >> 48)]
+    fn dir(&self, r: u64, i: u32) -> usize {
+        let r = (r >> (16 * i)) as u32 & 0xffff;
+        2 * usize::from(r >> 1 >= self.horizontal) + (r & 1) as usize
     }
 }
 
@@ -120,11 +113,11 @@ impl GridTree {
     /// The uniform carver proper, for sizes and a bias already checked.
     pub(crate) fn carve_uniform_with(rng: &mut Pcg64Mcg, width: u32, height: u32, bias: f32) -> Self {
         let state = if bias == 0.0 {
-            wilson(rng, width as usize, height as usize, Uniform { bits: 1 })
+            wilson(rng, width as usize, height as usize, &Uniform)
         } else {
             let (wh, wv) = ((1.0 + bias).max(MIN_WEIGHT), (1.0 - bias).max(MIN_WEIGHT));
             let horizontal = (f64::from(wh / (wh + wv)) * 32768.0).round() as u32;
-            wilson(rng, width as usize, height as usize, Weighted { horizontal })
+            wilson(rng, width as usize, height as usize, &Weighted { horizontal })
         };
         Self::from_words(width, height, passages(&state, width as usize, height as usize))
     }
@@ -148,7 +141,7 @@ pub(super) fn check(width: u32, height: u32, horizontal_bias: f32) -> Result<(),
 /// the middle. Returns the cells (border included), every inner one in the tree with the
 /// direction to its parent, and the root marked [`ROOT`]. The vector's length is a power of two
 /// so that indexing by `pos & mask` needs no bounds check.
-fn wilson(rng: &mut Pcg64Mcg, w: usize, h: usize, mut steps: impl Steps) -> Vec<u8> {
+fn wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> Vec<u8> {
     let stride = w + 2;
     let mut cells = vec![BORDER; (stride * (h + 2)).next_power_of_two()];
     for y in 1..=h {
@@ -175,8 +168,12 @@ fn wilson(rng: &mut Pcg64Mcg, w: usize, h: usize, mut steps: impl Steps) -> Vec<
                 }
                 // Walk until the tree, remembering each cell's last exit.
                 let mut pos = start;
+                // A fresh draw per walk and a fixed count per draw keep the loop's exits
+                // predictable; only the walk's own end is a surprise.
                 'walk: loop {
-                    for dir in steps.four(rng) {
+                    let r = rng.next_u64();
+                    for i in 0..S::PER_DRAW {
+                        let dir = steps.dir(r, i);
                         state[pos & mask] = dir as u8;
                         let next = pos.wrapping_add(delta[dir]);
                         let seen = state[next & mask];
