@@ -303,6 +303,13 @@ impl CellMap for HashMap {
     }
 }
 
+/// Which per-bucket table a rebuild counts in: `starts` (dense) or `counts` (sparse).
+#[derive(Clone, Copy, Debug)]
+enum Table {
+    Starts,
+    Counts,
+}
+
 /// One entry of a cell list: the proxy's slot and a copy of its box (so the box test reads
 /// memory next to the list).
 #[derive(Clone, Copy, Debug)]
@@ -345,8 +352,13 @@ pub(crate) struct Cells<M: CellMap> {
     items: Vec<Item<M::Tag>>,
     stamps: Vec<u32>,
     stamp: u32,
-    /// Union of all live boxes at the last reindex (rays are clipped to it).
+    /// The live slots of ordinary size at the last reindex, ascending (the fill walks them).
+    listed: Vec<u32>,
+    /// Union of all live boxes (rays are clipped to it), when `bounds_current`.
     bounds: Option<Aabb>,
+    /// Whether `bounds` describes the current boxes: only rays need it, so it is computed on
+    /// a ray's demand, not at every reindex.
+    bounds_current: bool,
     dirty: bool,
     packed: Vec<u64>,
     /// Candidate pair keys of `pairs`, hits first (grows, never shrinks).
@@ -384,7 +396,9 @@ impl<M: CellMap> Cells<M> {
             items: Vec::new(),
             stamps: Vec::new(),
             stamp: 0,
+            listed: Vec::new(),
             bounds: None,
+            bounds_current: false,
             dirty: true,
             packed: Vec::new(),
             cand: Vec::new(),
@@ -429,26 +443,45 @@ impl<M: CellMap> Cells<M> {
         self.reindex();
     }
 
-    /// The first step of a rebuild for slot `s`: grows `bounds` by its box, records its cell
-    /// range and whether it is big (then it joins the big list). Returns the range and its cell
-    /// count for a live box of ordinary size, `None` for a free slot or a big box.
+    /// The first pass of every rebuild: records each live box's cell range and whether it is
+    /// big (the big ones go to `big`), lists the others in `listed` and hands each one's range
+    /// to `count`. Returns the number of cell entries. Works on the fields it needs, so the
+    /// compiler keeps them in registers.
     #[inline(always)]
-    fn measure(&mut self, s: u32, bounds: &mut Option<Aabb>) -> Option<([i32; 4], u64)> {
-        if !self.slots.is_live(s) {
-            return None;
+    fn measure(&mut self, mut count: impl FnMut(&M, &mut [u32], &mut Vec<u32>, [i32; 4]), table: Table) -> usize {
+        let n = self.slots.capacity();
+        self.ranges.resize(n, [0; 4]);
+        self.is_big.resize(n, false);
+        self.stamps.resize(n, 0);
+        self.big.clear();
+        self.listed.clear();
+        self.bounds_current = false;
+        let (map, big, listed) = (&self.map, &mut self.big, &mut self.listed);
+        let (table, occupied) = match table {
+            Table::Starts => (&mut self.starts[..], &mut self.occupied),
+            Table::Counts => (&mut self.counts[..], &mut self.occupied),
+        };
+        let mut entries = 0usize;
+        let boxes = self.slots.live_flags().iter().zip(&self.slots.aabbs);
+        for (s, ((&live, aabb), (range, is_big))) in
+            boxes.zip(self.ranges.iter_mut().zip(self.is_big.iter_mut())).enumerate()
+        {
+            if !live {
+                continue;
+            }
+            let r = map.range(aabb);
+            *range = r;
+            let cells = cells_in(&r);
+            *is_big = cells > BIG_CELLS;
+            if *is_big {
+                big.push(s as u32);
+                continue;
+            }
+            entries += cells as usize;
+            listed.push(s as u32);
+            count(map, table, occupied, r);
         }
-        let aabb = self.slots.aabbs[s as usize];
-        *bounds = Some(bounds.map_or(aabb, |b| b.union(&aabb)));
-        let r = self.map.range(&aabb);
-        let count = cells_in(&r);
-        self.ranges[s as usize] = r;
-        let big = count > BIG_CELLS;
-        self.is_big[s as usize] = big;
-        if big {
-            self.big.push(s);
-            return None;
-        }
-        Some((r, count))
+        entries
     }
 
     /// The sparse build: counts per touched bucket (remembering which), a running sum over
@@ -456,31 +489,24 @@ impl<M: CellMap> Cells<M> {
     /// touched counters back to zero. Each bucket's items are still ascending by slot, and
     /// their runs lie in the order the buckets were first touched.
     fn reindex_sparse(&mut self) {
-        let n = self.slots.capacity();
-        self.ranges.resize(n, [0; 4]);
-        self.is_big.resize(n, false);
-        self.stamps.resize(n, 0);
-        self.counts.resize(self.map.buckets(), 0);
-        self.big.clear();
+        self.counts.resize(self.map.buckets() + self.map.width_step() + 1, 0);
         self.occupied.clear();
-        let mut bounds: Option<Aabb> = None;
-        let mut entries = 0usize;
-        for s in 0..n as u32 {
-            let Some((r, count)) = self.measure(s, &mut bounds) else { continue };
-            entries += count as usize;
-            let [x0, y0, x1, y1] = r;
-            let width = (x1 - x0) as usize + 1;
-            for y in y0..=y1 {
-                let row = self.map.bucket(x0, y);
-                for (k, c) in self.counts[row..row + width].iter_mut().enumerate() {
-                    if *c == 0 {
-                        self.occupied.push((row + k) as u32);
+        let entries = self.measure(
+            |map, counts, occupied, r| {
+                let (width, step) = ((r[2] - r[0]) as usize + 1, map.width_step());
+                let mut row = map.bucket(r[0], r[1]);
+                for _ in r[1]..=r[3] {
+                    for (k, c) in counts[row..row + width].iter_mut().enumerate() {
+                        if *c == 0 {
+                            occupied.push((row + k) as u32);
+                        }
+                        *c += 1;
                     }
-                    *c += 1;
+                    row += step;
                 }
-            }
-        }
-        self.bounds = bounds;
+            },
+            Table::Counts,
+        );
         // Counters become the end of each bucket's run; the fill moves them back to the start.
         self.crowded.clear();
         let mut sum = 0u32;
@@ -492,25 +518,7 @@ impl<M: CellMap> Cells<M> {
             sum += *c;
             *c = sum;
         }
-        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: M::tag(0, 0) };
-        self.items.resize(entries, filler);
-        for s in (0..n as u32).rev() {
-            if !self.slots.is_live(s) || self.is_big[s as usize] {
-                continue;
-            }
-            let aabb = self.slots.aabbs[s as usize];
-            let [x0, y0, x1, y1] = self.ranges[s as usize];
-            let width = (x1 - x0) as usize + 1;
-            for y in y0..=y1 {
-                let row = self.map.bucket(x0, y);
-                let first_row = u32::from(y == y0) << 1;
-                for (k, c) in self.counts[row..row + width].iter_mut().enumerate() {
-                    *c -= 1;
-                    let first = u32::from(k == 0) | first_row;
-                    self.items[*c as usize] = Item { aabb, slot: s, first, cell: M::tag(x0 + k as i32, y) };
-                }
-            }
-        }
+        self.fill(entries, Table::Counts);
         for &b in &self.occupied {
             self.counts[b as usize] = 0;
         }
@@ -519,54 +527,118 @@ impl<M: CellMap> Cells<M> {
         self.gens_current = false;
     }
 
+    /// The last pass of every rebuild: each listed box, last slot first, into its buckets,
+    /// each filled from its back (`table` holds the end of each bucket's run and ends up
+    /// holding its start), so each bucket lists its slots ascending.
+    #[inline(always)]
+    fn fill(&mut self, entries: usize, table: Table) {
+        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: M::tag(0, 0) };
+        // Every item is overwritten below: only the length needs setting. One more item at the
+        // end takes the two-by-two path's writes for cells a box does not cover.
+        self.items.resize(entries + 1, filler);
+        let (map, items, aabbs, ranges) = (&self.map, &mut self.items[..], &self.slots.aabbs[..], &self.ranges[..]);
+        let cursor = match table {
+            Table::Starts => &mut self.starts[..],
+            Table::Counts => &mut self.counts[..],
+        };
+        let step = map.width_step();
+        for &s in self.listed.iter().rev() {
+            let aabb = aabbs[s as usize];
+            let [x0, y0, x1, y1] = ranges[s as usize];
+            if M::UNIQUE_CELLS && x1 - x0 <= 1 && y1 - y0 <= 1 {
+                // At most two by two cells: the four cells in turn with no loop and no branch,
+                // a cell the box misses leaving its cursor as it is and writing to the spare
+                // item at the end.
+                let b = map.bucket(x0, y0);
+                let (wide, tall) = (x1 > x0, y1 > y0);
+                for (bucket, take, first) in
+                    [(b, true, 3), (b + 1, wide, 2), (b + step, tall, 1), (b + step + 1, wide & tall, 0)]
+                {
+                    let c = cursor[bucket] - u32::from(take);
+                    cursor[bucket] = c;
+                    let at = if take { c as usize } else { entries };
+                    items[at] = Item { aabb, slot: s, first, cell: M::tag(x0, y0) };
+                }
+            } else if M::UNIQUE_CELLS {
+                // A grid row of the range is a run of consecutive buckets.
+                let width = (x1 - x0) as usize + 1;
+                let mut row = map.bucket(x0, y0);
+                let mut first_row = 2;
+                for y in y0..=y1 {
+                    for (k, c) in cursor[row..row + width].iter_mut().enumerate() {
+                        *c -= 1;
+                        let first = u32::from(k == 0) | first_row;
+                        items[*c as usize] = Item { aabb, slot: s, first, cell: M::tag(x0 + k as i32, y) };
+                    }
+                    row += step;
+                    first_row = 0;
+                }
+            } else {
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        let b = map.bucket(x, y);
+                        cursor[b] -= 1;
+                        let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
+                        items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: M::tag(x, y) };
+                    }
+                }
+            }
+        }
+        self.items.truncate(entries);
+    }
+
     /// Rebuilds the cell lists from the current boxes if anything changed (or the last build
     /// was sparse), with the bucket-by-bucket `starts` table that queries read.
     fn reindex(&mut self) {
         if !self.dirty && self.dense {
             return;
         }
-        let n = self.slots.capacity();
-        self.ranges.resize(n, [0; 4]);
-        self.is_big.resize(n, false);
-        self.stamps.resize(n, 0);
         // One pass computes each box's cell range and counts the bucket sizes. A hash sizes its
         // table from the previous count and counts again only when that was far off.
         let entries = loop {
             let buckets = self.map.buckets();
             self.starts.clear();
-            self.starts.resize(buckets + 1, 0);
-            self.big.clear();
-            let mut bounds: Option<Aabb> = None;
-            let (mut entries, mut listed) = (0usize, 0usize);
-            for s in 0..n as u32 {
-                let Some((r, count)) = self.measure(s, &mut bounds) else { continue };
-                entries += count as usize;
-                listed += 1;
-                let [x0, y0, x1, y1] = r;
-                if M::UNIQUE_CELLS {
-                    // A grid row of the range is a run of consecutive buckets.
-                    let width = (x1 - x0) as usize + 1;
-                    for y in y0..=y1 {
-                        let row = self.map.bucket(x0, y);
-                        self.starts[row..row + width].iter_mut().for_each(|c| *c += 1);
-                    }
-                } else {
-                    for y in y0..=y1 {
-                        for x in x0..=x1 {
-                            self.starts[self.map.bucket(x, y)] += 1;
+            // Past the last bucket: `starts[buckets]`, then padding that the two-by-two
+            // paths below may add zeros to.
+            self.starts.resize(buckets + self.map.width_step() + 1, 0);
+            let entries = self.measure(
+                |map, starts, _, r| {
+                    let [x0, y0, x1, y1] = r;
+                    if M::UNIQUE_CELLS && x1 - x0 <= 1 && y1 - y0 <= 1 {
+                        // At most two by two cells (the usual case when the cell is at least the
+                        // box size): four additions with no loop, whose trip counts of one or two
+                        // the branch predictor cannot guess.
+                        let (b, step) = (map.bucket(x0, y0), map.width_step());
+                        let (wide, tall) = (u32::from(x1 > x0), u32::from(y1 > y0));
+                        starts[b] += 1;
+                        starts[b + 1] += wide;
+                        starts[b + step] += tall;
+                        starts[b + step + 1] += wide & tall;
+                    } else if M::UNIQUE_CELLS {
+                        let (width, step) = ((x1 - x0) as usize + 1, map.width_step());
+                        let mut row = map.bucket(x0, y0);
+                        for _ in y0..=y1 {
+                            starts[row..row + width].iter_mut().for_each(|c| *c += 1);
+                            row += step;
+                        }
+                    } else {
+                        for y in y0..=y1 {
+                            for x in x0..=x1 {
+                                starts[map.bucket(x, y)] += 1;
+                            }
                         }
                     }
-                }
-            }
-            self.bounds = bounds;
-            self.single_cells = entries == listed;
+                },
+                Table::Starts,
+            );
+            self.single_cells = entries == self.listed.len();
             if self.map.fits(entries) {
                 break entries;
             }
             self.map.resize(entries);
         };
-        // Counts become the end of each bucket's run; the fill below moves them back to the
-        // starts (a counting sort with no separate cursor array).
+        // Counts become the end of each bucket's run; the fill moves them back to the starts
+        // (a counting sort with no separate cursor array).
         // The same pass lists the buckets holding two entries or more: `pairs` walks only
         // those, so a sparse grid (few boxes, many cells) costs little there.
         let buckets = self.map.buckets();
@@ -580,43 +652,19 @@ impl<M: CellMap> Cells<M> {
             *c = sum;
         }
         self.starts[buckets] = entries as u32;
-        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: M::tag(0, 0) };
-        // Every item is overwritten below: only the length needs setting.
-        self.items.resize(entries, filler);
-        // Fill each bucket from its back, slots in descending order, so each bucket lists its
-        // slots ascending.
-        let cursor = &mut self.starts;
-        for s in (0..n as u32).rev() {
-            if !self.slots.is_live(s) || self.is_big[s as usize] {
-                continue;
-            }
-            let aabb = self.slots.aabbs[s as usize];
-            let [x0, y0, x1, y1] = self.ranges[s as usize];
-            if M::UNIQUE_CELLS {
-                let width = (x1 - x0) as usize + 1;
-                for y in y0..=y1 {
-                    let row = self.map.bucket(x0, y);
-                    let first_row = u32::from(y == y0) << 1;
-                    for (k, c) in cursor[row..row + width].iter_mut().enumerate() {
-                        *c -= 1;
-                        let first = u32::from(k == 0) | first_row;
-                        self.items[*c as usize] = Item { aabb, slot: s, first, cell: M::tag(x0 + k as i32, y) };
-                    }
-                }
-            } else {
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        let b = self.map.bucket(x, y);
-                        cursor[b] -= 1;
-                        let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
-                        self.items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: M::tag(x, y) };
-                    }
-                }
-            }
-        }
+        self.fill(entries, Table::Starts);
         self.dense = true;
         self.dirty = false;
         self.gens_current = false;
+    }
+
+    /// The union of all live boxes (computed once per change, on a ray's demand).
+    fn bounds(&mut self) -> Option<Aabb> {
+        if !self.bounds_current {
+            self.bounds = self.slots.live_slots().map(|s| self.slots.aabbs[s as usize]).reduce(|a, b| a.union(&b));
+            self.bounds_current = true;
+        }
+        self.bounds
     }
 
     #[inline]
@@ -845,7 +893,7 @@ impl<M: CellMap> Cells<M> {
     /// would cross more cells than there are boxes.
     fn walk_ray(&mut self, ray: &Ray, stats: &mut QueryStats, visit: &mut dyn FnMut(ProxyId, f32) -> f32) {
         self.reindex();
-        let Some(bounds) = self.bounds else { return };
+        let Some(bounds) = self.bounds() else { return };
         let mut cutoff = f32::INFINITY;
         for &s in &self.big {
             stats.candidates += 1;

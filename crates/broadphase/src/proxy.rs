@@ -130,6 +130,12 @@ impl Slots {
         ProxyId { index: slot, generation: self.generation[slot as usize] }
     }
 
+    /// Whether each slot is live, by slot.
+    #[inline]
+    pub(crate) fn live_flags(&self) -> &[bool] {
+        &self.live
+    }
+
     /// The generation of every slot, by slot.
     #[inline]
     pub(crate) fn generations(&self) -> &[u32] {
