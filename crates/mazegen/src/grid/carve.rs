@@ -98,6 +98,11 @@ impl GridTree {
         Self { width, height, open }
     }
 
+    /// Opens edge `edge` (see [`GridTree::words`]).
+    pub(super) fn open_edge(&mut self, edge: usize) {
+        self.open[edge / 64] |= 1 << (edge % 64);
+    }
+
     /// The carver proper, for sizes and a bias already checked.
     pub(crate) fn carve_with(rng: &mut Pcg64Mcg, width: u32, height: u32, bias: f32) -> Self {
         Self::carve_sized(rng, width, height, bias, CAPACITY_SIGMAS)
