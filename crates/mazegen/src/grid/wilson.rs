@@ -59,8 +59,10 @@ const MIN_WEIGHT: f32 = 0.01;
 trait Steps {
     /// Directions per 64-bit draw.
     const PER_DRAW: u32;
-    /// Direction `i` of the draw `r` (0 right, 1 left, 2 down, 3 up).
-    fn dir(&self, r: u64, i: u32) -> usize;
+    /// Bits of the draw one direction takes.
+    const BITS: u32;
+    /// The direction in the low [`Steps::BITS`] bits of `r` (0 right, 1 left, 2 down, 3 up).
+    fn dir(&self, r: u64) -> usize;
 }
 
 /// Uniform directions, two bits each.
@@ -68,10 +70,11 @@ struct Uniform;
 
 impl Steps for Uniform {
     const PER_DRAW: u32 = 32;
+    const BITS: u32 = 2;
 
     #[inline(always)]
-    fn dir(&self, r: u64, i: u32) -> usize {
-        (r >> (2 * i) & 3) as usize
+    fn dir(&self, r: u64) -> usize {
+        (r & 3) as usize
     }
 }
 
@@ -83,10 +86,11 @@ struct Weighted {
 
 impl Steps for Weighted {
     const PER_DRAW: u32 = 4;
+    const BITS: u32 = 16;
 
     #[inline(always)]
-    fn dir(&self, r: u64, i: u32) -> usize {
-        let r = (r >> (16 * i)) as u32 & 0xffff;
+    fn dir(&self, r: u64) -> usize {
+        let r = r as u32 & 0xffff;
         2 * usize::from(r >> 1 >= self.horizontal) + (r & 1) as usize
     }
 }
@@ -200,9 +204,10 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
                 // walk's own end is a surprise.
                 let mut pos = start;
                 'walk: loop {
-                    let r = rng.next_u64();
-                    for i in 0..S::PER_DRAW {
-                        let dir = steps.dir(r, i);
+                    let mut r = rng.next_u64();
+                    for _ in 0..S::PER_DRAW {
+                        let dir = steps.dir(r);
+                        r >>= S::BITS;
                         state[pos & mask] = dir as u8;
                         let next = pos.wrapping_add(delta[dir]);
                         if state[next & mask] >= IN_TREE {
