@@ -17,27 +17,24 @@ fn lore_grid(w: u32, h: u32, tree: TreeAlgorithm) -> Config {
     Config::grid(w, h).zones(1).balance(0.25, 1).tree(tree).seed(1)
 }
 
+/// A square uniform carve per call, cycling through 64 seeds: Wilson's time follows its walks'
+/// lengths, which vary with the seed, so the median is taken over seeds, not one seed's luck.
+fn uniform_over_seeds(side: u32, bias: f32) -> impl FnMut() -> GridTree {
+    let mut seed = 0;
+    move || {
+        seed = (seed + 1) % 64;
+        GridTree::carve_uniform(black_box(side), side, bias, seed).unwrap()
+    }
+}
+
 fn grid_1000(c: &mut Criterion) {
     let mut g = c.benchmark_group("grid_1000x1000");
     g.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(1));
     // The grid carver: the spanning tree as walls, two bits per cell (what knossos returns).
     g.bench_function("lore_carve", |b| b.iter(|| GridTree::carve(black_box(1000), 1000, 0.0, 1).unwrap()));
     g.bench_function("lore_carve_bias_0.5", |b| b.iter(|| GridTree::carve(black_box(1000), 1000, 0.5, 1).unwrap()));
-    // Wilson's time follows its walks' lengths, which vary with the seed: cycle through 64 seeds
-    // so that the median is the median over seeds, not one seed's luck.
-    let mut seed = 0;
-    g.bench_function("lore_carve_uniform", |b| {
-        b.iter(|| {
-            seed = (seed + 1) % 64;
-            GridTree::carve_uniform(black_box(1000), 1000, 0.0, seed).unwrap()
-        })
-    });
-    g.bench_function("lore_carve_uniform_bias_0.5", |b| {
-        b.iter(|| {
-            seed = (seed + 1) % 64;
-            GridTree::carve_uniform(black_box(1000), 1000, 0.5, seed).unwrap()
-        })
-    });
+    g.bench_function("lore_carve_uniform", |b| b.iter(uniform_over_seeds(1000, 0.0)));
+    g.bench_function("lore_carve_uniform_bias_0.5", |b| b.iter(uniform_over_seeds(1000, 0.5)));
     // The same tree inside a full `Maze` (positions, edge list, parents, zones).
     g.bench_function("lore_kruskal", |b| {
         b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal))).unwrap())
@@ -59,13 +56,7 @@ fn grid_100(c: &mut Criterion) {
     let mut g = c.benchmark_group("grid_100x100");
     g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
     g.bench_function("lore_carve", |b| b.iter(|| GridTree::carve(black_box(100), 100, 0.0, 1).unwrap()));
-    let mut seed = 0;
-    g.bench_function("lore_carve_uniform", |b| {
-        b.iter(|| {
-            seed = (seed + 1) % 64;
-            GridTree::carve_uniform(black_box(100), 100, 0.0, seed).unwrap()
-        })
-    });
+    g.bench_function("lore_carve_uniform", |b| b.iter(uniform_over_seeds(100, 0.0)));
     g.bench_function("lore_kruskal", |b| {
         b.iter(|| generate(black_box(&lore_grid(100, 100, TreeAlgorithm::Kruskal))).unwrap())
     });

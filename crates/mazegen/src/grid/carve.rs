@@ -464,21 +464,23 @@ fn below(r: u32, range: u32, rng: &mut Pcg64Mcg) -> usize {
 }
 
 #[cfg(test)]
+/// True when the passages join every cell with no loop (shared by both carvers' tests).
+pub(super) fn is_spanning_tree(tree: &GridTree) -> bool {
+    let n = (tree.width * tree.height) as usize;
+    let mut sets = DisjointSets::new(n);
+    let mut edges = 0;
+    for [a, b] in tree.passages() {
+        edges += 1;
+        if !sets.union(a, b) {
+            return false;
+        }
+    }
+    edges + 1 == n
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
-
-    fn is_spanning_tree(tree: &GridTree) -> bool {
-        let n = (tree.width * tree.height) as usize;
-        let mut sets = DisjointSets::new(n);
-        let mut edges = 0;
-        for [a, b] in tree.passages() {
-            edges += 1;
-            if !sets.union(a, b) {
-                return false;
-            }
-        }
-        edges + 1 == n
-    }
 
     #[test]
     fn every_size_and_bias_gives_a_spanning_tree() {

@@ -312,20 +312,8 @@ fn spread(x: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::carve::is_spanning_tree;
     use std::collections::HashMap;
-
-    fn is_spanning_tree(tree: &GridTree) -> bool {
-        let n = (tree.width() * tree.height()) as usize;
-        let mut sets = crate::sets::DisjointSets::new(n);
-        let mut edges = 0;
-        for [a, b] in tree.passages() {
-            edges += 1;
-            if !sets.union(a, b) {
-                return false;
-            }
-        }
-        edges + 1 == n
-    }
 
     #[test]
     fn every_size_and_bias_gives_a_spanning_tree() {
