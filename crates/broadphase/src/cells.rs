@@ -495,6 +495,24 @@ impl<M: CellMap> Cells<M> {
             |map, counts, occupied, r| {
                 let (width, step) = ((r[2] - r[0]) as usize + 1, map.width_step());
                 let mut row = map.bucket(r[0], r[1]);
+                if width <= 2 && r[3] - r[1] <= 1 {
+                    // At most two by two cells, with no loop and no branch (as in `fill`): the
+                    // four buckets are appended, and the end moves on past a bucket only if
+                    // the box is in it and it was empty.
+                    let (wide, tall) = (width == 2, r[3] > r[1]);
+                    let mut end = occupied.len();
+                    occupied.extend_from_slice(&[0; 4]);
+                    for (bucket, take) in
+                        [(row, true), (row + 1, wide), (row + step, tall), (row + step + 1, wide & tall)]
+                    {
+                        let c = counts[bucket];
+                        occupied[end] = bucket as u32;
+                        end += usize::from(take & (c == 0));
+                        counts[bucket] = c + u32::from(take);
+                    }
+                    occupied.truncate(end);
+                    return;
+                }
                 for _ in r[1]..=r[3] {
                     for (k, c) in counts[row..row + width].iter_mut().enumerate() {
                         if *c == 0 {
