@@ -184,6 +184,7 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
     let mask = faces.len() - 1;
     let state = &mut faces[..=mask];
     let delta = [1, 1usize.wrapping_neg(), stride, stride.wrapping_neg()];
+    let mut ahead = rng.next_u64();
     for y in 1..=fh {
         let row = y * stride + 1;
         for block in (row..row + fw).step_by(64) {
@@ -204,7 +205,9 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
                 // walk's own end is a surprise.
                 let mut pos = start;
                 'walk: loop {
-                    let mut r = rng.next_u64();
+                    // The draw is made one walk ahead, off the walk's critical path.
+                    let mut r = ahead;
+                    ahead = rng.next_u64();
                     for _ in 0..S::PER_DRAW {
                         let dir = steps.dir(r);
                         r >>= S::BITS;
