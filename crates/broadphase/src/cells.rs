@@ -134,8 +134,11 @@ pub(crate) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>, bits: u32) {
     }
 }
 
+/// The number of cells of a cell range (`r[2] >= r[0]` and `r[3] >= r[1]`, so the wrapping
+/// differences are the exact spans, even across all of `i32`).
+#[inline(always)]
 fn cells_in(r: &[i32; 4]) -> u64 {
-    (i64::from(r[2]) - i64::from(r[0]) + 1) as u64 * (i64::from(r[3]) - i64::from(r[1]) + 1) as u64
+    (u64::from(r[2].wrapping_sub(r[0]) as u32) + 1) * (u64::from(r[3].wrapping_sub(r[1]) as u32) + 1)
 }
 
 fn check_cell_size(cell_size: f32) -> Result<f32, Error> {
@@ -454,9 +457,11 @@ impl<M: CellMap> Cells<M> {
         self.is_big.resize(n, false);
         self.stamps.resize(n, 0);
         self.big.clear();
-        self.listed.clear();
+        // Written by position, then cut to length: no capacity check per box.
+        self.listed.resize(n, 0);
         self.bounds_current = false;
-        let (map, big, listed) = (&self.map, &mut self.big, &mut self.listed);
+        let (map, big, listed) = (&self.map, &mut self.big, &mut self.listed[..]);
+        let mut len = 0;
         let (table, occupied) = match table {
             Table::Starts => (&mut self.starts[..], &mut self.occupied),
             Table::Counts => (&mut self.counts[..], &mut self.occupied),
@@ -478,9 +483,11 @@ impl<M: CellMap> Cells<M> {
                 continue;
             }
             entries += cells as usize;
-            listed.push(s as u32);
+            listed[len] = s as u32;
+            len += 1;
             count(map, table, occupied, r);
         }
+        self.listed.truncate(len);
         entries
     }
 
