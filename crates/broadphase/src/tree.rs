@@ -834,7 +834,8 @@ impl SpatialIndex for Tree {
 
     /// Every pair once: two leaves meet only under their lowest common ancestor, so the tree
     /// is tested against itself by crossing the two children of every internal node, opening
-    /// the larger side of each overlapping node pair. A radix sort puts the pairs in id order.
+    /// both sides of an overlapping pair of internal nodes at once (the internal side of a
+    /// node and a leaf). A radix sort puts the pairs in id order.
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
         self.refit();
         out.clear();
@@ -858,7 +859,7 @@ impl SpatialIndex for Tree {
             stack.push((n.child1, n.child2));
             while let Some((a, b)) = stack.pop() {
                 let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
-                // Open the internal node of the two, or the larger one if both are internal.
+                // Open the internal node of the two, or both.
                 let (open, keep, keep_box) = match (na.is_leaf(), nb.is_leaf()) {
                     (true, true) => {
                         stats.candidates += 1;
@@ -872,11 +873,19 @@ impl SpatialIndex for Tree {
                     (false, true) => (na, b, &nb.aabb),
                     (true, false) => (nb, a, &na.aabb),
                     (false, false) => {
-                        if na.aabb.half_perimeter() >= nb.aabb.half_perimeter() {
-                            (na, b, &nb.aabb)
-                        } else {
-                            (nb, a, &na.aabb)
+                        // Both internal: open both at once. Four tests of child against child
+                        // instead of two to open one side and up to two more for each surviving
+                        // child to open the other later.
+                        stats.visited += 4;
+                        for c in [na.child1, na.child2] {
+                            let cb = &nodes[c as usize].aabb;
+                            for d in [nb.child1, nb.child2] {
+                                if cb.overlaps(&nodes[d as usize].aabb) {
+                                    stack.push((c, d));
+                                }
+                            }
                         }
+                        continue;
                     }
                 };
                 stats.visited += 2;
