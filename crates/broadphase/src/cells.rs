@@ -9,7 +9,7 @@
 //!
 //! The lists are rebuilt lazily, all at once, when a query follows a change (the "reindex"):
 //! a counting pass, a prefix sum and a fill, so the lists of one bucket sit together in one
-//! array with a copy of each box beside its slot. For `pairs` alone, a grid with many more
+//! array of slots (8 bytes an entry in a grid). For `pairs` alone, a grid with many more
 //! cells than entries is rebuilt sparsely (the prefix sum runs over the touched buckets only).
 //! A proxy met twice in one query (it spans several cells, or the hash put two of its cells
 //! in one bucket) is reported once: box queries and `pairs` take an entry only in the first
@@ -313,17 +313,18 @@ enum Table {
     Counts,
 }
 
-/// One entry of a cell list: the proxy's slot and a copy of its box (so the box test reads
-/// memory next to the list).
+/// One entry of a cell list: the proxy's slot and where the cell lies in its box; the box
+/// itself is read from the slot table. (Entries used to carry a copy of the box, 24 bytes
+/// instead of 8: at 100k moving boxes the rebuild then scattered 6 MB a frame across memory,
+/// and the copies cost more to write than the look-ups cost to read.)
 #[derive(Clone, Copy, Debug)]
 struct Item<T> {
-    aabb: Aabb,
     slot: u32,
     /// Bit 0: this cell is in the box's first column; bit 1: in its first row. Two boxes
     /// listed in one cell meet there first exactly when their flags together have both bits.
     first: u32,
     /// The cell this entry was listed for, in a hash (a bucket mixes cells); nothing in a
-    /// grid, whose entries are 24 bytes instead of 32.
+    /// grid, whose entries are 8 bytes instead of 16.
     cell: T,
 }
 
@@ -369,7 +370,10 @@ pub(crate) struct Cells<M: CellMap> {
     /// The generation of each item's proxy, beside `items` (built by `pairs_with` when stale),
     /// so a pair is written without a look-up by slot.
     item_gens: Vec<u32>,
-    /// Whether `item_gens` describes the current `items`.
+    /// The box of each item's proxy, beside `items` (built with `item_gens`), so that
+    /// `pairs_with` reads the boxes of a run in one sweep instead of one look-up each.
+    item_boxes: Vec<Aabb>,
+    /// Whether `item_gens` and `item_boxes` describe the current `items`.
     gens_current: bool,
     /// Whether `items` lists the slots in ascending order from first to last (set with
     /// `item_gens`): true for tiles inserted row by row into a grid. Then a row-by-row walk
@@ -406,6 +410,7 @@ impl<M: CellMap> Cells<M> {
             packed: Vec::new(),
             cand: Vec::new(),
             item_gens: Vec::new(),
+            item_boxes: Vec::new(),
             gens_current: false,
             items_ascending: false,
             runs: Vec::new(),
@@ -557,18 +562,17 @@ impl<M: CellMap> Cells<M> {
     /// holding its start), so each bucket lists its slots ascending.
     #[inline(always)]
     fn fill(&mut self, entries: usize, table: Table) {
-        let filler = Item { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, slot: 0, first: 0, cell: M::tag(0, 0) };
+        let filler = Item { slot: 0, first: 0, cell: M::tag(0, 0) };
         // Every item is overwritten below: only the length needs setting. One more item at the
         // end takes the two-by-two path's writes for cells a box does not cover.
         self.items.resize(entries + 1, filler);
-        let (map, items, aabbs, ranges) = (&self.map, &mut self.items[..], &self.slots.aabbs[..], &self.ranges[..]);
+        let (map, items, ranges) = (&self.map, &mut self.items[..], &self.ranges[..]);
         let cursor = match table {
             Table::Starts => &mut self.starts[..],
             Table::Counts => &mut self.counts[..],
         };
         let step = map.width_step();
         for &s in self.listed.iter().rev() {
-            let aabb = aabbs[s as usize];
             let [x0, y0, x1, y1] = ranges[s as usize];
             if M::UNIQUE_CELLS && x1 - x0 <= 1 && y1 - y0 <= 1 {
                 // At most two by two cells: the four cells in turn with no loop and no branch,
@@ -582,7 +586,7 @@ impl<M: CellMap> Cells<M> {
                     let c = cursor[bucket] - u32::from(take);
                     cursor[bucket] = c;
                     let at = if take { c as usize } else { entries };
-                    items[at] = Item { aabb, slot: s, first, cell: M::tag(x0, y0) };
+                    items[at] = Item { slot: s, first, cell: M::tag(x0, y0) };
                 }
             } else if M::UNIQUE_CELLS {
                 // A grid row of the range is a run of consecutive buckets.
@@ -593,7 +597,7 @@ impl<M: CellMap> Cells<M> {
                     for (k, c) in cursor[row..row + width].iter_mut().enumerate() {
                         *c -= 1;
                         let first = u32::from(k == 0) | first_row;
-                        items[*c as usize] = Item { aabb, slot: s, first, cell: M::tag(x0 + k as i32, y) };
+                        items[*c as usize] = Item { slot: s, first, cell: M::tag(x0 + k as i32, y) };
                     }
                     row += step;
                     first_row = 0;
@@ -604,7 +608,7 @@ impl<M: CellMap> Cells<M> {
                         let b = map.bucket(x, y);
                         cursor[b] -= 1;
                         let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
-                        items[cursor[b] as usize] = Item { aabb, slot: s, first, cell: M::tag(x, y) };
+                        items[cursor[b] as usize] = Item { slot: s, first, cell: M::tag(x, y) };
                     }
                 }
             }
@@ -752,6 +756,8 @@ impl<M: CellMap> Cells<M> {
             let gens = self.slots.generations();
             self.item_gens.clear();
             self.item_gens.extend(self.items.iter().map(|item| gens[item.slot as usize]));
+            self.item_boxes.clear();
+            self.item_boxes.extend(self.items.iter().map(|item| self.slots.aabbs[item.slot as usize]));
             self.items_ascending = self.items.is_sorted_by_key(|item| item.slot);
             self.gens_current = true;
         }
@@ -801,11 +807,13 @@ impl<M: CellMap> Cells<M> {
                 }
                 let dst = &mut out[n..n + k];
                 let mut j = 0;
-                for (item, &generation) in self.items[start..end].iter().zip(&self.item_gens[start..end]) {
-                    let hit = (item.aabb.min.x <= area.max.x)
-                        & (area.min.x <= item.aabb.max.x)
-                        & (item.aabb.min.y <= area.max.y)
-                        & (area.min.y <= item.aabb.max.y);
+                let run =
+                    self.items[start..end].iter().zip(&self.item_gens[start..end]).zip(&self.item_boxes[start..end]);
+                for ((item, &generation), b) in run {
+                    let hit = (b.min.x <= area.max.x)
+                        & (area.min.x <= b.max.x)
+                        & (b.min.y <= area.max.y)
+                        & (area.min.y <= b.max.y);
                     dst[j] = (id, ProxyId::new(item.slot, generation));
                     j += usize::from(hit);
                 }
@@ -869,11 +877,12 @@ impl<M: CellMap> Cells<M> {
                 // The first column's entries, then the rest; one branch per entry, on the hit.
                 for (items, need) in [(&self.items[start..split], row_need), (&self.items[split..end], row_need | 1)] {
                     for item in items {
+                        let b = &self.slots.aabbs[item.slot as usize];
                         let take = (item.first & need == need)
-                            & (item.aabb.min.x <= area.max.x)
-                            & (area.min.x <= item.aabb.max.x)
-                            & (item.aabb.min.y <= area.max.y)
-                            & (area.min.y <= item.aabb.max.y);
+                            & (b.min.x <= area.max.x)
+                            & (area.min.x <= b.max.x)
+                            & (b.min.y <= area.max.y)
+                            & (area.min.y <= b.max.y);
                         if take {
                             hit(item.slot);
                         }
@@ -897,7 +906,7 @@ impl<M: CellMap> Cells<M> {
                             continue;
                         }
                         stats.candidates += 1;
-                        if item.aabb.overlaps(area) {
+                        if self.slots.aabbs[item.slot as usize].overlaps(area) {
                             hit(item.slot);
                         }
                     }
@@ -980,7 +989,7 @@ impl<M: CellMap> Cells<M> {
                     }
                     *st = stamp;
                     stats.candidates += 1;
-                    if let Some(t) = item.aabb.ray_entry(ray) {
+                    if let Some(t) = self.slots.aabbs[item.slot as usize].ray_entry(ray) {
                         cutoff = cutoff.min(visit(self.slots.id(item.slot), t));
                     }
                 }
@@ -1048,15 +1057,18 @@ impl<M: CellMap> Cells<M> {
             if cand.len() < need {
                 cand.resize(need.max(2 * cand.len()), 0);
             }
+            let aabbs = &self.slots.aabbs[..];
             for (i, p) in items.iter().enumerate() {
                 let key = u64::from(p.slot) << bits;
+                let pb = aabbs[p.slot as usize];
                 for q in &items[i + 1..] {
+                    let qb = &aabbs[q.slot as usize];
                     let hit = (M::UNIQUE_CELLS || p.cell == q.cell)
                         & ((p.first | q.first) == 3)
-                        & (p.aabb.min.x <= q.aabb.max.x)
-                        & (q.aabb.min.x <= p.aabb.max.x)
-                        & (p.aabb.min.y <= q.aabb.max.y)
-                        & (q.aabb.min.y <= p.aabb.max.y);
+                        & (pb.min.x <= qb.max.x)
+                        & (qb.min.x <= pb.max.x)
+                        & (pb.min.y <= qb.max.y)
+                        & (qb.min.y <= pb.max.y);
                     cand[n] = key | u64::from(q.slot);
                     n += usize::from(hit);
                 }
