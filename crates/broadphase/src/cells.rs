@@ -1127,6 +1127,7 @@ impl<M: CellMap> Cells<M> {
         Ok(aabb)
     }
 
+    #[inline]
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
         let s = self.slots.slot(id)?;
         self.slots.aabbs[s as usize] = aabb;
@@ -1159,6 +1160,8 @@ macro_rules! cell_index {
             fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
                 self.0.remove(id)
             }
+            // Called once per moving box and frame, often from the caller's crate: inlined there.
+            #[inline]
             fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
                 self.0.update(id, aabb)
             }

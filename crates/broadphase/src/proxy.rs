@@ -96,6 +96,7 @@ impl Slots {
     }
 
     /// The slot of a live id.
+    #[inline]
     pub(crate) fn slot(&self, id: ProxyId) -> Result<u32, Error> {
         let i = id.index as usize;
         if i < self.live.len() && self.live[i] && self.generation[i] == id.generation {
