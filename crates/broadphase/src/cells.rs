@@ -367,13 +367,10 @@ pub(crate) struct Cells<M: CellMap> {
     packed: Vec<u64>,
     /// Candidate pair keys of `pairs`, hits first (grows, never shrinks).
     cand: Vec<u64>,
-    /// The generation of each item's proxy, beside `items` (built by `pairs_with` when stale),
-    /// so a pair is written without a look-up by slot.
-    item_gens: Vec<u32>,
-    /// The box of each item's proxy, beside `items` (built with `item_gens`), so that
-    /// `pairs_with` reads the boxes of a run in one sweep instead of one look-up each.
-    item_boxes: Vec<Aabb>,
-    /// Whether `item_gens` and `item_boxes` describe the current `items`.
+    /// The box and id of each item's proxy, beside `items` (built by `pairs_with` when stale):
+    /// `pairs_with` reads a run's boxes and ids in one sweep instead of a look-up each.
+    item_boxes: Vec<(Aabb, ProxyId)>,
+    /// Whether `item_boxes` describes the current `items`.
     gens_current: bool,
     /// Whether `items` lists the slots in ascending order from first to last (set with
     /// `item_gens`): true for tiles inserted row by row into a grid. Then a row-by-row walk
@@ -409,7 +406,6 @@ impl<M: CellMap> Cells<M> {
             dirty: true,
             packed: Vec::new(),
             cand: Vec::new(),
-            item_gens: Vec::new(),
             item_boxes: Vec::new(),
             gens_current: false,
             items_ascending: false,
@@ -753,33 +749,38 @@ impl<M: CellMap> Cells<M> {
         let mut stats = QueryStats::default();
         let fast = M::UNIQUE_CELLS && self.single_cells;
         if fast && !self.gens_current {
-            let gens = self.slots.generations();
-            self.item_gens.clear();
-            self.item_gens.extend(self.items.iter().map(|item| gens[item.slot as usize]));
+            let slots = &self.slots;
             self.item_boxes.clear();
-            self.item_boxes.extend(self.items.iter().map(|item| self.slots.aabbs[item.slot as usize]));
+            self.item_boxes
+                .extend(self.items.iter().map(|item| (slots.aabbs[item.slot as usize], slots.id(item.slot))));
             self.items_ascending = self.items.is_sorted_by_key(|item| item.slot);
             self.gens_current = true;
         }
         let areas = &areas[..areas.len().min(ids.len())];
-        // Pass 1: each box's runs of items, one per row of its cell range.
-        self.runs.clear();
+        // Pass 1: each box's runs of items, one per row of its cell range (written by
+        // position into a buffer that only grows).
         self.run_ends.clear();
         let scan_above = self.slots.len() as u64 + BIG_CELLS;
+        let mut used = 0;
         for area in areas {
             let r = self.map.range(area);
-            if !fast || cells_in(&r) > scan_above {
+            let cells = cells_in(&r);
+            if !fast || cells > scan_above {
                 self.run_ends.push(u32::MAX);
                 continue;
             }
-            stats.visited += cells_in(&r);
-            let width = (r[2] - r[0]) as usize + 1;
+            stats.visited += cells;
+            let (width, rows) = ((r[2] - r[0]) as usize + 1, (r[3] - r[1]) as usize + 1);
+            if self.runs.len() < used + rows {
+                self.runs.resize((used + rows).max(2 * self.runs.len()), (0, 0));
+            }
             let mut b0 = self.map.bucket(r[0], r[1]);
-            for _ in r[1]..=r[3] {
-                self.runs.push((self.starts[b0], self.starts[b0 + width]));
+            for run in &mut self.runs[used..used + rows] {
+                *run = (self.starts[b0], self.starts[b0 + width]);
                 b0 += self.map.width_step();
             }
-            self.run_ends.push(self.runs.len() as u32);
+            used += rows;
+            self.run_ends.push(used as u32);
         }
         // Pass 2: the items of those runs.
         let filler = (ProxyId::from_bits(0), ProxyId::from_bits(0));
@@ -807,14 +808,12 @@ impl<M: CellMap> Cells<M> {
                 }
                 let dst = &mut out[n..n + k];
                 let mut j = 0;
-                let run =
-                    self.items[start..end].iter().zip(&self.item_gens[start..end]).zip(&self.item_boxes[start..end]);
-                for ((item, &generation), b) in run {
+                for &(b, static_id) in &self.item_boxes[start..end] {
                     let hit = (b.min.x <= area.max.x)
                         & (area.min.x <= b.max.x)
                         & (b.min.y <= area.max.y)
                         & (area.min.y <= b.max.y);
-                    dst[j] = (id, ProxyId::new(item.slot, generation));
+                    dst[j] = (id, static_id);
                     j += usize::from(hit);
                 }
                 n += j;

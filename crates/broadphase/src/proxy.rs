@@ -20,12 +20,6 @@ pub struct ProxyId {
 }
 
 impl ProxyId {
-    /// The id of slot `index` at `generation`.
-    #[inline]
-    pub(crate) fn new(index: u32, generation: u32) -> Self {
-        Self { index, generation }
-    }
-
     /// The slot index: dense from 0, reused after removal. Handy as an index into a side table.
     #[must_use]
     pub fn index(self) -> u32 {
@@ -135,12 +129,6 @@ impl Slots {
     #[inline]
     pub(crate) fn live_flags(&self) -> &[bool] {
         &self.live
-    }
-
-    /// The generation of every slot, by slot.
-    #[inline]
-    pub(crate) fn generations(&self) -> &[u32] {
-        &self.generation
     }
 
     /// Every live proxy's id, ascending, and its box (both vectors replaced).
