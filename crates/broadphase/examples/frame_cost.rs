@@ -4,6 +4,8 @@
 //! `cargo run --release -p lore-broadphase --example frame_cost -- <scene> <index> <frames>`
 //!
 //! - scene `static`: 100k unit tiles on a 1.25 lattice plus 1k movers, `World::pairs`;
+//!   scene `static-offset`: the same with the static grid's origin off the tile lattice (as
+//!   the bench's `lore-world-grid-offset`: each tile in 4 cells);
 //!   scene `static-tree`: the same with the tiles in a bulk-built `Tree` of margin 0;
 //!   scene `movers`: the static scene's movers alone (no tiles);
 //!   scene `moving1k`, `moving10k`, `moving100k`: boxes of half extent 0.5–2.0 at about 2.6
@@ -68,6 +70,13 @@ impl Scene {
 /// Runs `frames` frames of the static scene with `movers` as the movers' index.
 fn static_scene<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -> usize {
     static_scene_of(|b| Grid::covering(b, 1.25).unwrap(), |_| {}, make, frames, 316)
+}
+
+/// The static scene with the static grid off the tile lattice (origin at -4, 0.8 of a cell
+/// from a tile corner), as the bench's `lore-world-grid-offset`.
+fn static_offset_scene<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -> usize {
+    let offset = |b: Aabb| Grid::covering(Aabb::new(vec2(-4.0, -4.0), b.max()).unwrap(), 1.25).unwrap();
+    static_scene_of(offset, |_| {}, make, frames, 316)
 }
 
 /// The static scene with the tiles in a bulk-built `Tree` (margin 0), as the bench's
@@ -237,6 +246,7 @@ fn main() {
     let frames: usize = args.get(3).map_or(10, |f| f.parse().unwrap());
     let total = match scene {
         "static" => with_index!(kind, static_scene(frames)),
+        "static-offset" => with_index!(kind, static_offset_scene(frames)),
         "static-tree" => with_index!(kind, static_tree_scene(frames)),
         "movers" => with_index!(kind, sparse_movers(frames)),
         "moving1k" => with_index!(kind, moving_scene(1_000, frames)),

@@ -372,6 +372,11 @@ pub(crate) struct Cells<M: CellMap> {
     item_boxes: Vec<(Aabb, ProxyId)>,
     /// Whether `item_boxes` describes the current `items`.
     gens_current: bool,
+    /// Each item with a copy of its box, for `pairs_with` on a grid whose boxes span several
+    /// cells (built when stale): its row walk then reads one array, in order.
+    item_copies: Vec<(Aabb, u32, u32)>,
+    /// Whether `item_copies` describes the current `items`.
+    copies_current: bool,
     /// Whether `items` lists the slots in ascending order from first to last (set with
     /// `item_gens`): true for tiles inserted row by row into a grid. Then a row-by-row walk
     /// meets any box's partners in id order.
@@ -407,6 +412,8 @@ impl<M: CellMap> Cells<M> {
             packed: Vec::new(),
             cand: Vec::new(),
             item_boxes: Vec::new(),
+            item_copies: Vec::new(),
+            copies_current: false,
             gens_current: false,
             items_ascending: false,
             runs: Vec::new(),
@@ -551,6 +558,7 @@ impl<M: CellMap> Cells<M> {
         self.dense = false;
         self.dirty = false;
         self.gens_current = false;
+        self.copies_current = false;
     }
 
     /// The last pass of every rebuild: each listed box, last slot first, into its buckets,
@@ -681,6 +689,7 @@ impl<M: CellMap> Cells<M> {
         self.dense = true;
         self.dirty = false;
         self.gens_current = false;
+        self.copies_current = false;
     }
 
     /// The union of all live boxes (computed once per change, on a ray's demand).
@@ -756,6 +765,12 @@ impl<M: CellMap> Cells<M> {
             self.items_ascending = self.items.is_sorted_by_key(|item| item.slot);
             self.gens_current = true;
         }
+        if M::UNIQUE_CELLS && !fast && !self.copies_current {
+            let aabbs = &self.slots.aabbs;
+            self.item_copies.clear();
+            self.item_copies.extend(self.items.iter().map(|item| (aabbs[item.slot as usize], item.slot, item.first)));
+            self.copies_current = true;
+        }
         let areas = &areas[..areas.len().min(ids.len())];
         // Pass 1: each box's runs of items, one per row of its cell range (written by
         // position into a buffer that only grows).
@@ -789,11 +804,52 @@ impl<M: CellMap> Cells<M> {
         for ((&id, area), &run_end) in ids.iter().zip(areas).zip(&self.run_ends) {
             let first = n;
             if run_end == u32::MAX {
+                // Boxes spanning several cells (or a query past the scan limit): `collect`,
+                // which takes each entry in its first cell shared with the area.
                 let slots = &self.slots;
                 out.truncate(n);
-                self.collect(area, &mut stats, &mut |s| out.push((id, slots.id(s))));
+                let (mut last, mut sorted) = (0, true);
+                let mut hit = |s: u32| {
+                    sorted &= s >= last;
+                    last = s;
+                    out.push((id, slots.id(s)));
+                };
+                let r = self.map.range(area);
+                if M::UNIQUE_CELLS && cells_in(&r) <= scan_above {
+                    // `collect`'s row walk, on the copies.
+                    for y in r[1]..=r[3] {
+                        stats.visited += (r[2] - r[0]) as u64 + 1;
+                        let row_need = if y == r[1] { 0 } else { 2 };
+                        let (b0, b1) = (self.map.bucket(r[0], y), self.map.bucket(r[2], y));
+                        let (start, split, end) =
+                            (self.starts[b0] as usize, self.starts[b0 + 1] as usize, self.starts[b1 + 1] as usize);
+                        stats.candidates += (end - start) as u64;
+                        for (copies, need) in
+                            [(&self.item_copies[start..split], row_need), (&self.item_copies[split..end], row_need | 1)]
+                        {
+                            for &(b, slot, first) in copies {
+                                let take = (first & need == need)
+                                    & (b.min.x <= area.max.x)
+                                    & (area.min.x <= b.max.x)
+                                    & (b.min.y <= area.max.y)
+                                    & (area.min.y <= b.max.y);
+                                if take {
+                                    hit(slot);
+                                }
+                            }
+                        }
+                    }
+                    for &s in &self.big {
+                        stats.candidates += 1;
+                        if slots.aabbs[s as usize].overlaps(area) {
+                            hit(s);
+                        }
+                    }
+                } else {
+                    self.collect(area, &mut stats, &mut hit);
+                }
                 n = out.len();
-                if !out[first..].is_sorted() {
+                if !sorted {
                     out[first..].sort_unstable();
                 }
                 continue;
