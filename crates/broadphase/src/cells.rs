@@ -371,7 +371,7 @@ pub(crate) struct Cells<M: CellMap> {
     /// `pairs_with` reads a run's boxes and ids in one sweep instead of a look-up each.
     item_boxes: Vec<(Aabb, ProxyId)>,
     /// Whether `item_boxes` describes the current `items`.
-    gens_current: bool,
+    boxes_current: bool,
     /// Each item with a copy of its box, for `pairs_with` on a grid whose boxes span several
     /// cells (built when stale): its row walk then reads one array, in order.
     item_copies: Vec<(Aabb, u32, u32)>,
@@ -414,7 +414,7 @@ impl<M: CellMap> Cells<M> {
             item_boxes: Vec::new(),
             item_copies: Vec::new(),
             copies_current: false,
-            gens_current: false,
+            boxes_current: false,
             items_ascending: false,
             runs: Vec::new(),
             run_ends: Vec::new(),
@@ -557,7 +557,7 @@ impl<M: CellMap> Cells<M> {
         }
         self.dense = false;
         self.dirty = false;
-        self.gens_current = false;
+        self.boxes_current = false;
         self.copies_current = false;
     }
 
@@ -688,7 +688,7 @@ impl<M: CellMap> Cells<M> {
         self.fill(entries, Table::Starts);
         self.dense = true;
         self.dirty = false;
-        self.gens_current = false;
+        self.boxes_current = false;
         self.copies_current = false;
     }
 
@@ -757,13 +757,13 @@ impl<M: CellMap> Cells<M> {
         self.reindex();
         let mut stats = QueryStats::default();
         let fast = M::UNIQUE_CELLS && self.single_cells;
-        if fast && !self.gens_current {
+        if fast && !self.boxes_current {
             let slots = &self.slots;
             self.item_boxes.clear();
             self.item_boxes
                 .extend(self.items.iter().map(|item| (slots.aabbs[item.slot as usize], slots.id(item.slot))));
             self.items_ascending = self.items.is_sorted_by_key(|item| item.slot);
-            self.gens_current = true;
+            self.boxes_current = true;
         }
         if M::UNIQUE_CELLS && !fast && !self.copies_current {
             let aabbs = &self.slots.aabbs;
