@@ -378,7 +378,7 @@ pub(crate) struct Cells<M: CellMap> {
     /// Whether `item_copies` describes the current `items`.
     copies_current: bool,
     /// Whether `items` lists the slots in ascending order from first to last (set with
-    /// `item_gens`): true for tiles inserted row by row into a grid. Then a row-by-row walk
+    /// `item_boxes`): true for tiles inserted row by row into a grid. Then a row-by-row walk
     /// meets any box's partners in id order.
     items_ascending: bool,
     /// `pairs_with`'s item runs, gathered for all boxes before any is read.
