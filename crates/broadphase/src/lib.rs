@@ -34,7 +34,7 @@
 //!
 //! | index | best for | measured (see `docs/broadphase.md`) |
 //! |---|---|---|
-//! | [`Grid`] | bounded worlds of similar-size boxes: pairs, box queries, rays | fastest pair set at 1k–100k moving boxes (1.4–1.6× parry2d's `Bvh`); 165 ns first-hit rays vs 25k tiles |
+//! | [`Grid`] | bounded worlds of similar-size boxes: pairs, box queries, rays | fastest pair set at 1k–100k moving boxes (1.9–2.7× parry2d's `Bvh`); 180 ns first-hit rays vs 25k tiles |
 //! | [`SpatialHash`] | the same, unbounded | 1.5–2.1× the grid's time |
 //! | [`Tree`] | boxes of very mixed sizes, static sets, few movers | no cell size to tune |
 //! | [`Sweep`] | action along one axis (scrollers), a few hundred boxes | linear queries |
