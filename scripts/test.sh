@@ -35,11 +35,15 @@ stage "long tests (release, --ignored)" cargo test --release --tests \
 # The allocators' unsafe code: every test under valgrind memcheck, and under AddressSanitizer
 # on the nightly toolchain with freed blocks poisoned.
 stage "allocators under valgrind memcheck" crates/allocators/scripts/memcheck.sh
+# The other crates with `unsafe` in a hot loop (mazegen's uniform carver, bitpack-audio's SSE2
+# transposition, broadphase's prefetch hints) run their tests under AddressSanitizer too.
 if rustup run nightly rustc --version >/dev/null 2>&1; then
   stage "allocators under AddressSanitizer (nightly)" crates/allocators/scripts/asan.sh
+  stage "mazegen, bitpack-audio, broadphase under AddressSanitizer (nightly)" \
+    scripts/asan.sh -p lore-mazegen -p lore-bitpack-audio -p lore-broadphase
 else
   echo
-  echo "==> allocators under AddressSanitizer: NOT RUN, no nightly toolchain here" >&2
+  echo "==> AddressSanitizer stages: NOT RUN, no nightly toolchain here" >&2
   echo "    (install one with: rustup toolchain install nightly; CI has it)" >&2
 fi
 echo
