@@ -190,10 +190,11 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
         let row = y * stride + 1;
         for block in (row..row + fw).step_by(64) {
             let len = (row + fw - block).min(64);
-            let mut free = 0u64;
-            for (i, &c) in state[block..block + len].iter().enumerate() {
-                free |= u64::from(c < IN_TREE) << i;
-            }
+            let mut free = if len == 64 {
+                free_mask(state[block..block + 64].try_into().expect("64 squares"))
+            } else {
+                state[block..block + len].iter().enumerate().fold(0, |m, (i, &c)| m | u64::from(c < IN_TREE) << i)
+            };
             while free != 0 {
                 let start = block + free.trailing_zeros() as usize;
                 free &= free - 1;
@@ -246,6 +247,24 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
         }
     }
     faces
+}
+
+/// Bit `i` set when square `i` is not in the tree yet, eight squares per 64-bit word: a byte
+/// below [`IN_TREE`] (every byte here is below 16) stays below 0x80 when 0x7C is added, a byte in
+/// the tree reaches it, with no carry into the next byte; the high bits are then gathered by a
+/// multiply.
+#[inline(always)]
+fn free_mask(squares: &[u8; 64]) -> u64 {
+    const ADD: u64 = 0x7c7c_7c7c_7c7c_7c7c;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const GATHER: u64 = 0x0002_0408_1020_4081;
+    let mut free = 0;
+    for (k, chunk) in squares.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 squares"));
+        let high = !word.wrapping_add(ADD) & HIGH;
+        free |= (high.wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    free
 }
 
 /// The passage bits of [`GridTree`] from the dual tree: a passage is open unless the dual tree
