@@ -701,6 +701,21 @@ impl<M: CellMap> Cells<M> {
         self.bounds
     }
 
+    /// Row `y` of the cell range `r` in a grid, whose cells are consecutive buckets: its entries
+    /// run from `start` to `end`, the first column's up to `split`, and `row_need` is the flag an
+    /// entry below the range's first row needs (bit 1: the box starts in this row). Counts the
+    /// row's cells and entries into `stats`.
+    #[inline(always)]
+    fn row_run(&self, r: &[i32; 4], y: i32, stats: &mut QueryStats) -> (usize, usize, usize, u32) {
+        stats.visited += (r[2] - r[0]) as u64 + 1;
+        let row_need = if y == r[1] { 0 } else { 2 };
+        let (b0, b1) = (self.map.bucket(r[0], y), self.map.bucket(r[2], y));
+        let (start, split, end) =
+            (self.starts[b0] as usize, self.starts[b0 + 1] as usize, self.starts[b1 + 1] as usize);
+        stats.candidates += (end - start) as u64;
+        (start, split, end, row_need)
+    }
+
     #[inline]
     fn bucket_items(&self, x: i32, y: i32) -> &[Item<M::Tag>] {
         let b = self.map.bucket(x, y);
@@ -818,12 +833,7 @@ impl<M: CellMap> Cells<M> {
                 if M::UNIQUE_CELLS && cells_in(&r) <= scan_above {
                     // `collect`'s row walk, on the copies.
                     for y in r[1]..=r[3] {
-                        stats.visited += (r[2] - r[0]) as u64 + 1;
-                        let row_need = if y == r[1] { 0 } else { 2 };
-                        let (b0, b1) = (self.map.bucket(r[0], y), self.map.bucket(r[2], y));
-                        let (start, split, end) =
-                            (self.starts[b0] as usize, self.starts[b0 + 1] as usize, self.starts[b1 + 1] as usize);
-                        stats.candidates += (end - start) as u64;
+                        let (start, split, end, row_need) = self.row_run(&r, y, &mut stats);
                         for (copies, need) in
                             [(&self.item_copies[start..split], row_need), (&self.item_copies[split..end], row_need | 1)]
                         {
@@ -923,12 +933,7 @@ impl<M: CellMap> Cells<M> {
             // the box starts in their column (flag bit 0); below the first row, only when it
             // starts in their row (bit 1).
             for y in r[1]..=r[3] {
-                stats.visited += (r[2] - r[0]) as u64 + 1;
-                let row_need = if y == r[1] { 0 } else { 2 };
-                let (b0, b1) = (self.map.bucket(r[0], y), self.map.bucket(r[2], y));
-                let (start, split, end) =
-                    (self.starts[b0] as usize, self.starts[b0 + 1] as usize, self.starts[b1 + 1] as usize);
-                stats.candidates += (end - start) as u64;
+                let (start, split, end, row_need) = self.row_run(&r, y, stats);
                 // The first column's entries, then the rest; one branch per entry, on the hit.
                 for (items, need) in [(&self.items[start..split], row_need), (&self.items[split..end], row_need | 1)] {
                     for item in items {
