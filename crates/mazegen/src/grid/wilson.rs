@@ -27,8 +27,8 @@
 //!   the walk's end is mispredicted; each draw is made one walk ahead, off the critical path.
 //! - **Starts found 64 squares at a time** from a mask of the squares not yet in the tree, and a
 //!   walk that ends where it started (most late walks) marks its square without retracing.
-//! - **Walls to passages 32 cells at a time**: byte compares the compiler vectorises, then the
-//!   two masks interleaved into the tree's bit layout.
+//! - **Walls to passages 32 cells at a time**: eight squares' bytes compared per 64-bit word
+//!   (portable, no SIMD intrinsics), then the two masks interleaved into the tree's bit layout.
 //!
 //! With a bias the grid's edges have conductance `1 + bias` (horizontal) and `1 − bias`
 //! (vertical); a dual edge gets the inverse of its grid edge's, and a dual edge across a
@@ -257,12 +257,10 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
 fn free_mask(squares: &[u8; 64]) -> u64 {
     const ADD: u64 = 0x7c7c_7c7c_7c7c_7c7c;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    const GATHER: u64 = 0x0002_0408_1020_4081;
     let mut free = 0;
     for (k, chunk) in squares.chunks_exact(8).enumerate() {
         let word = u64::from_le_bytes(chunk.try_into().expect("8 squares"));
-        let high = !word.wrapping_add(ADD) & HIGH;
-        free |= (high.wrapping_mul(GATHER) >> 56) << (8 * k);
+        free |= u64::from(gather_high(!word.wrapping_add(ADD) & HIGH)) << (8 * k);
     }
     free
 }
@@ -271,7 +269,7 @@ fn free_mask(squares: &[u8; 64]) -> u64 {
 /// crosses it. The passage right of cell `(x, y)` is the bottom side of square `(x, y − 1)` and
 /// the top side of square `(x, y)`; the passage below it is the right side of square
 /// `(x − 1, y)` and the left side of square `(x, y)`. Runs of 32 cells become two 32-bit masks
-/// (byte compares the compiler vectorises), interleaved into the 64 bits those cells own.
+/// (eight byte compares per 64-bit word), interleaved into the 64 bits those cells own.
 fn passages(faces: &[u8], w: usize, h: usize) -> Vec<u64> {
     let stride = w + 1;
     // One spare word so that a run's bits may spill past the last word; it is dropped at the end.
@@ -319,15 +317,34 @@ fn passages(faces: &[u8], w: usize, h: usize) -> Vec<u64> {
 /// Masks of 32 cells: bit `i` of the first is set when cell `i` is open to the right (neither the
 /// square above nor the square below its right passage crosses it), of the second when it is open
 /// downwards. `above` holds the squares above the cells' right passages, `here` the squares left
-/// of the first cell's downward passage and on.
+/// of the first cell's downward passage and on. Eight cells a step, a byte per square in a 64-bit
+/// word (about a third of the instructions of a byte-by-byte loop).
 #[inline(always)]
 fn run_masks(above: &[u8; 32], here: &[u8; 33]) -> (u32, u32) {
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes[..8].try_into().expect("8 squares"));
     let (mut right, mut down) = (0u32, 0u32);
-    for i in 0..32 {
-        right |= u32::from((above[i] != IN_TREE | 2) & (here[i + 1] != IN_TREE | 3)) << i;
-        down |= u32::from((here[i] != IN_TREE) & (here[i + 1] != IN_TREE | 1)) << i;
+    for k in 0..4 {
+        let (a, h0, h1) = (word(&above[8 * k..]), word(&here[8 * k..]), word(&here[8 * k + 1..]));
+        let r = differs(a, IN_TREE | 2) & differs(h1, IN_TREE | 3);
+        let d = differs(h0, IN_TREE) & differs(h1, IN_TREE | 1);
+        right |= gather_high(r) << (8 * k);
+        down |= gather_high(d) << (8 * k);
     }
     (right, down)
+}
+
+/// The high bit of each byte of `word` set where the byte differs from `value`, others clear:
+/// every square's byte and every value are below 16, so their XOR plus 0x7F reaches 0x80 exactly
+/// when it is not 0, with no carry into the next byte.
+#[inline(always)]
+fn differs(word: u64, value: u8) -> u64 {
+    ((word ^ (u64::from(value) * 0x0101_0101_0101_0101)).wrapping_add(0x7f7f_7f7f_7f7f_7f7f)) & 0x8080_8080_8080_8080
+}
+
+/// The high bits of a word's eight bytes as an 8-bit mask (byte `i`'s to bit `i`), by a multiply.
+#[inline(always)]
+fn gather_high(high: u64) -> u32 {
+    (high.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u32
 }
 
 /// The bits of `x` moved to the even positions of a 64-bit word.
@@ -344,6 +361,7 @@ fn spread(x: u32) -> u64 {
 mod tests {
     use super::*;
     use crate::grid::carve::is_spanning_tree;
+    use rand::RngExt;
     use std::collections::HashMap;
 
     #[test]
@@ -457,6 +475,24 @@ mod tests {
                 let rel = (carved[i] - general[i]).abs() / general[i];
                 assert!(rel < 0.015, "bias {bias}, statistic {i}: {} against {} ({rel:.4})", carved[i], general[i]);
             }
+        }
+    }
+
+    /// The word-wide masks agree with the byte-by-byte definition on every kind of square byte a
+    /// finished dual tree holds (the four parent directions and the border).
+    #[test]
+    fn word_masks_match_the_definition() {
+        let kinds = [IN_TREE, IN_TREE | 1, IN_TREE | 2, IN_TREE | 3, ROOT];
+        let mut rng = Pcg64Mcg::seed_from_u64(9);
+        for _ in 0..2000 {
+            let above: [u8; 32] = std::array::from_fn(|_| kinds[rng.random_range(0..kinds.len())]);
+            let here: [u8; 33] = std::array::from_fn(|_| kinds[rng.random_range(0..kinds.len())]);
+            let (mut right, mut down) = (0u32, 0u32);
+            for i in 0..32 {
+                right |= u32::from(above[i] != IN_TREE | 2 && here[i + 1] != IN_TREE | 3) << i;
+                down |= u32::from(here[i] != IN_TREE && here[i + 1] != IN_TREE | 1) << i;
+            }
+            assert_eq!(run_masks(&above, &here), (right, down), "{above:?} {here:?}");
         }
     }
 
