@@ -2,8 +2,9 @@
 //! instruction counts (`valgrind --tool=callgrind target/release/examples/carve 1000 1000 0`).
 //!
 //! Arguments: width, height, horizontal bias, seed, repetitions, carver (defaults 1000, 1000, 0, 1,
-//! 1, `kruskal`; `uniform` picks [`GridTree::carve_uniform`]); with more than one repetition it
-//! also prints the fastest and the median time of a carve.
+//! 1, `kruskal`; `uniform` picks [`GridTree::carve_uniform`]). It prints a hash of the passages, so
+//! that two builds can be checked to carve the same trees; with more than one repetition it also
+//! prints the fastest and the median time of a carve.
 
 use lore_mazegen::GridTree;
 
@@ -26,7 +27,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         tree = carve(w, h, bias, seed)?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    println!("{w}×{h} bias {bias} seed {seed}: {} passages", tree.passage_count());
+    // A hash of the passage bits, so that two builds can be checked to carve the same trees.
+    let hash = tree.words().iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &word| (h ^ word).wrapping_mul(0x0100_0000_01b3));
+    println!("{w}×{h} bias {bias} seed {seed}: {} passages, hash {hash:016x}", tree.passage_count());
     if !times.is_empty() {
         times.sort_by(f64::total_cmp);
         println!("fastest {:.2} ms, median {:.2} ms over {} carves", times[0], times[times.len() / 2], times.len());
