@@ -38,7 +38,7 @@ pub struct Params {
     /// Horizontal bias, -1 to 1.
     pub bias: f32,
     /// Draw the spanning tree with Wilson's algorithm (exactly uniform with bias 0) instead of
-    /// Kruskal's.
+    /// Kruskal's: the default for grid mazes, where it is also the faster of the two.
     pub uniform: bool,
 }
 
@@ -54,7 +54,7 @@ impl Params {
                 Self { kind, points: 500, width: 48, height: 27, zones: 5, cycles: 40, bias: 0.0, uniform: false }
             }
             Kind::Grid => {
-                Self { kind, points: 500, width: 48, height: 27, zones: 6, cycles: 30, bias: 0.5, uniform: false }
+                Self { kind, points: 500, width: 48, height: 27, zones: 6, cycles: 30, bias: 0.5, uniform: true }
             }
         }
     }

@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
-use lore_maze::{Kind, Params};
+use lore_maze::{Kind, MazeDemo, Params};
 
 /// The lore-mazegen demo: lock-and-key mazes generated step by step, or exported to a file.
 #[derive(Parser, Debug)]
@@ -18,28 +18,35 @@ struct Cli {
     /// A grid maze instead of a logic maze (demo and export).
     #[arg(long)]
     grid: bool,
-    /// Random points of a logic maze.
-    #[arg(long, default_value_t = 500)]
-    points: u32,
-    /// Grid width in cells.
-    #[arg(long, default_value_t = 48)]
-    width: u32,
-    /// Grid height in cells.
-    #[arg(long, default_value_t = 27)]
-    height: u32,
-    /// Zones (locked doors + 1).
-    #[arg(long, default_value_t = 5)]
-    zones: u16,
-    /// Cycle edges added inside zones.
-    #[arg(long, default_value_t = 30)]
-    cycles: u32,
-    /// Horizontal bias of the spanning tree, -1 to 1.
-    #[arg(long, default_value_t = 0.0)]
-    bias: f32,
-    /// Draw the spanning tree with Wilson's algorithm (exactly uniform with bias 0) instead of
-    /// Kruskal's.
+    /// Random points of a logic maze (default 500).
     #[arg(long)]
-    uniform: bool,
+    points: Option<u32>,
+    /// Grid width in cells (default 48).
+    #[arg(long)]
+    width: Option<u32>,
+    /// Grid height in cells (default 27).
+    #[arg(long)]
+    height: Option<u32>,
+    /// Zones, locked doors + 1 (default 5 for logic mazes, 6 for grid mazes).
+    #[arg(long)]
+    zones: Option<u16>,
+    /// Cycle edges added inside zones (default 40 for logic mazes, 30 for grid mazes).
+    #[arg(long)]
+    cycles: Option<u32>,
+    /// Horizontal bias of the spanning tree, -1 to 1 (default 0 for logic mazes, 0.5 for grid
+    /// mazes).
+    #[arg(long)]
+    bias: Option<f32>,
+    /// Spanning tree algorithm: `wilson` (exactly uniform with bias 0; the default for grid
+    /// mazes) or `kruskal` (the default for logic mazes).
+    #[arg(long, value_enum)]
+    tree: Option<Tree>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Tree {
+    Kruskal,
+    Wilson,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -50,18 +57,26 @@ enum Format {
     Ascii,
 }
 
+impl Cli {
+    /// The maze parameters: the flags given, the kind's defaults for the others.
+    fn params(&self) -> Params {
+        let kind = if self.grid { Kind::Grid } else { Kind::Logic };
+        let defaults = Params::new(kind);
+        Params {
+            kind,
+            points: self.points.unwrap_or(defaults.points),
+            width: self.width.unwrap_or(defaults.width),
+            height: self.height.unwrap_or(defaults.height),
+            zones: self.zones.unwrap_or(defaults.zones),
+            cycles: self.cycles.unwrap_or(defaults.cycles),
+            bias: self.bias.unwrap_or(defaults.bias),
+            uniform: self.tree.map_or(defaults.uniform, |tree| matches!(tree, Tree::Wilson)),
+        }
+    }
+}
+
 fn export(cli: &Cli, format: Format) -> Result<(), String> {
-    let kind = if cli.grid { Kind::Grid } else { Kind::Logic };
-    let params = Params {
-        kind,
-        points: cli.points,
-        width: cli.width,
-        height: cli.height,
-        zones: cli.zones,
-        cycles: cli.cycles,
-        bias: cli.bias,
-        uniform: cli.uniform,
-    };
+    let params = cli.params();
     let maze = lore_mazegen::generate(&params.config(cli.run.seed)).map_err(|e| e.to_string())?;
     let style = lore_mazegen::Style {
         scale: if cli.grid { 16.0 } else { 6.0 },
@@ -89,8 +104,10 @@ fn main() -> std::process::ExitCode {
     let result = match cli.export {
         Some(format) => export(&cli, format),
         None => {
-            let demo = if cli.grid { lore_maze::grid_demo() } else { lore_maze::demo() };
-            lore_render::run(vec![demo], &cli.run).map(|_| ()).map_err(|e| e.to_string())
+            let params = cli.params();
+            let mut demo = MazeDemo::new(params.kind);
+            demo.set_params(params);
+            lore_render::run(vec![Box::new(demo)], &cli.run).map(|_| ()).map_err(|e| e.to_string())
         }
     };
     match result {

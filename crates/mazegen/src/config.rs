@@ -75,10 +75,12 @@ impl Config {
         Self::with_shape(Shape::Points { count, width: 100.0, height: 100.0 })
     }
 
-    /// A grid maze of `width × height` cells, 4 zones, no cycles, no bias.
+    /// A grid maze of `width × height` cells, 4 zones, no cycles, no bias, and an exactly
+    /// uniform spanning tree ([`TreeAlgorithm::Wilson`], which [`crate::GridTree::carve_uniform`]
+    /// draws faster on a grid than Kruskal's does).
     #[must_use]
     pub fn grid(width: u32, height: u32) -> Self {
-        Self::with_shape(Shape::Grid { width, height })
+        Self { tree: TreeAlgorithm::Wilson, ..Self::with_shape(Shape::Grid { width, height }) }
     }
 
     fn with_shape(shape: Shape) -> Self {

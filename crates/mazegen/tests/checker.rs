@@ -1,7 +1,8 @@
 //! The checker on hand-made mazes, solvable and not, and the exports on generated ones.
 
 use lore_mazegen::{
-    Config, Edge, EdgeKind, Key, Layout, Maze, MazeError, Unsolvable, check, generate, measure, to_ascii, to_json,
+    Config, Edge, EdgeKind, Key, Layout, Maze, MazeError, TreeAlgorithm, Unsolvable, check, generate, measure,
+    to_ascii, to_json,
 };
 use lore_mazegen::{Vec2, to_png, to_svg};
 
@@ -126,10 +127,11 @@ fn same_seed_same_maze_different_seed_different_maze() {
     assert_ne!(a, c);
 }
 
-/// Pins the output of one seed, so a change of RNG, algorithm or platform shows up.
+/// Pins the output of one seed, so a change of RNG, algorithm or platform shows up: Kruskal's
+/// carver here, the uniform carver (the grid default) below.
 #[test]
 fn golden_grid_maze() {
-    let maze = generate(&Config::grid(16, 6).zones(3).bias(0.6).seed(3)).unwrap();
+    let maze = generate(&Config::grid(16, 6).zones(3).bias(0.6).seed(3).tree(TreeAlgorithm::Kruskal)).unwrap();
     let expected = "\
 #################################
 #@    #       #     #       #   #
@@ -143,6 +145,29 @@ fn golden_grid_maze() {
 #     #     #       #b          #
 ### ### # ##### # # ####### #####
 #       #  a#   # #       #     #
+#################################
+";
+    assert_eq!(to_ascii(&maze).unwrap(), expected);
+}
+
+#[test]
+fn golden_uniform_grid_maze() {
+    let config = Config::grid(16, 6).zones(3).bias(0.6).seed(3);
+    assert_eq!(config.tree, TreeAlgorithm::Wilson);
+    let maze = generate(&config).unwrap();
+    let expected = "\
+#################################
+#@      A                       #
+##### ############# ########### #
+#     #           #       #   # #
+### ##### ### ####### ### ### # #
+#     # #   #      a# #     #   #
+# ### # ### ########### ####### #
+# #               #   # # # #   #
+##################### ### # ### #
+#   #     #     #             B #
+### # ### # # ######### ####### #
+#     #     #             #b    #
 #################################
 ";
     assert_eq!(to_ascii(&maze).unwrap(), expected);

@@ -4,7 +4,7 @@ mod common;
 
 use lore_mazegen::{Config, TreeAlgorithm, check, generate, measure};
 
-/// 10,000 seeds of each kind: zero unsolvable mazes. Also prints the zone balance distribution
+/// 10,000 seeds of each kind (grid mazes with both tree algorithms): zero unsolvable mazes. Also prints the zone balance distribution
 /// of 200-point logic mazes with 10 zones (K = N / 20), quoted in docs/mazegen.md.
 #[test]
 #[ignore = "long: 10,000 seeds, run in release"]
@@ -14,8 +14,10 @@ fn ten_thousand_seeds_all_solvable() {
         let points = generate(&Config::points(200).zones(10).cycles(15).seed(seed)).unwrap();
         let solution = common::assert_sound(&points);
         balances.push(measure(&points, &solution).zone_balance);
-        let grid = generate(&Config::grid(24, 16).zones(6).cycles(10).bias(0.5).seed(seed)).unwrap();
-        common::assert_sound(&grid);
+        for tree in [TreeAlgorithm::Wilson, TreeAlgorithm::Kruskal] {
+            let grid = generate(&Config::grid(24, 16).zones(6).cycles(10).bias(0.5).tree(tree).seed(seed)).unwrap();
+            common::assert_sound(&grid);
+        }
     }
     balances.sort_by(f64::total_cmp);
     let q = |p: f64| balances[((balances.len() - 1) as f64 * p) as usize];
