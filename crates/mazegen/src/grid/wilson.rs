@@ -25,8 +25,10 @@
 //! - **Two random bits per step** without a bias (32 steps per 64-bit draw), 16 with one. Each
 //!   walk takes fresh draws, so the loop over a draw's steps always has the same length and only
 //!   the walk's end is mispredicted; each draw is made one walk ahead, off the critical path.
-//! - **Starts found 64 squares at a time** from a mask of the squares not yet in the tree, and a
-//!   walk that ends where it started (most late walks) marks its square without retracing.
+//! - **Starts found 64 squares at a time** from a mask of the squares not yet in the tree, kept
+//!   exact as walks add squares (the retrace clears their bits with no branch), so no start is
+//!   tested again; a walk that ends where it started (most late walks) marks its square without
+//!   retracing.
 //! - **Walls to passages 32 cells at a time**: eight squares' bytes compared per 64-bit word
 //!   (portable, no SIMD intrinsics), then the two masks interleaved into the tree's bit layout.
 //!
@@ -198,10 +200,9 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
             while free != 0 {
                 let start = block + free.trailing_zeros() as usize;
                 free &= free - 1;
-                // An earlier walk from this block may have taken the square into the tree.
-                if state[start & mask] >= IN_TREE {
-                    continue;
-                }
+                // `free` stays exact: a walk takes its start into the tree, whose bit is clear
+                // now, and the retrace below clears the bit of every other square it adds.
+                debug_assert!(state[start & mask] < IN_TREE, "a start in the tree");
                 // Walk until the tree, remembering each square's last exit. A fresh draw per
                 // walk and a fixed count per draw keep the loop's exits predictable; only the
                 // walk's own end is a surprise.
@@ -245,6 +246,9 @@ fn dual_wilson<S: Steps>(rng: &mut Pcg64Mcg, w: usize, h: usize, steps: &S) -> V
                             break;
                         }
                         state[pos & mask] = c | IN_TREE;
+                        // No branch: a square outside the block clears no bit.
+                        let offset = pos.wrapping_sub(block);
+                        free &= !(u64::from(offset < 64) << (offset & 63));
                         pos = pos.wrapping_add(delta[usize::from(c & DIRECTION)]);
                     }
                 }
