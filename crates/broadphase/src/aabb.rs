@@ -25,17 +25,9 @@ impl Aabb {
     /// # Errors
     /// [`Error::NonFinite`] for NaN or infinite coordinates, [`Error::OutOfRange`] beyond
     /// ±[`Aabb::LIMIT`], [`Error::Inverted`] when `min > max` on an axis.
+    #[inline]
     pub fn new(min: Vec2, max: Vec2) -> Result<Self, Error> {
-        if !(min.is_finite() && max.is_finite()) {
-            return Err(Error::NonFinite);
-        }
-        if min.abs().max_element() > Self::LIMIT || max.abs().max_element() > Self::LIMIT {
-            return Err(Error::OutOfRange);
-        }
-        if min.x > max.x || min.y > max.y {
-            return Err(Error::Inverted);
-        }
-        Ok(Self { min, max })
+        if Self::valid(min, max) { Ok(Self { min, max }) } else { Err(Self::refusal(min, max)) }
     }
 
     /// The box centred on `center` reaching `half_extents` each way (negative half extents are
@@ -43,11 +35,50 @@ impl Aabb {
     ///
     /// # Errors
     /// As [`Aabb::new`].
+    #[inline]
     pub fn from_center(center: Vec2, half_extents: Vec2) -> Result<Self, Error> {
-        if !(center.is_finite() && half_extents.is_finite()) {
-            return Err(Error::NonFinite);
+        let (min, max) = (center - half_extents, center + half_extents);
+        // Valid corners come only from a finite centre and finite half extents.
+        if Self::valid(min, max) { Ok(Self { min, max }) } else { Err(Self::center_refusal(center, half_extents)) }
+    }
+
+    /// Whether `min..max` is a box [`Aabb::new`] accepts, in one test: every coordinate within
+    /// ±[`Aabb::LIMIT`] (NaN and the infinities are not) and `min <= max`. Building boxes is
+    /// part of every frame of a moving world, so the usual case costs no more than this and
+    /// can be inlined into the caller's loop.
+    #[inline(always)]
+    fn valid(min: Vec2, max: Vec2) -> bool {
+        (min.x.abs() <= Self::LIMIT)
+            & (min.y.abs() <= Self::LIMIT)
+            & (max.x.abs() <= Self::LIMIT)
+            & (max.y.abs() <= Self::LIMIT)
+            & (min.x <= max.x)
+            & (min.y <= max.y)
+    }
+
+    /// Why [`Aabb::new`] refuses `min..max` (not [`Aabb::valid`]).
+    #[cold]
+    #[inline(never)]
+    fn refusal(min: Vec2, max: Vec2) -> Error {
+        if !(min.is_finite() && max.is_finite()) {
+            Error::NonFinite
+        } else if min.abs().max_element() > Self::LIMIT || max.abs().max_element() > Self::LIMIT {
+            Error::OutOfRange
+        } else {
+            Error::Inverted
         }
-        Self::new(center - half_extents, center + half_extents)
+    }
+
+    /// Why [`Aabb::from_center`] refuses `center`, `half_extents` (its corners not
+    /// [`Aabb::valid`]).
+    #[cold]
+    #[inline(never)]
+    fn center_refusal(center: Vec2, half_extents: Vec2) -> Error {
+        if !(center.is_finite() && half_extents.is_finite()) {
+            Error::NonFinite
+        } else {
+            Self::refusal(center - half_extents, center + half_extents)
+        }
     }
 
     /// The zero-size box at `point`.
@@ -282,6 +313,31 @@ mod tests {
         assert_eq!(Aabb::new(Vec2::ZERO, vec2(2e18, 0.0)), Err(Error::OutOfRange));
         assert_eq!(Aabb::from_center(Vec2::ZERO, vec2(-1.0, 1.0)), Err(Error::Inverted));
         assert!(Aabb::point(vec2(-1e7, 1e7)).is_ok());
+    }
+
+    #[test]
+    fn one_test_for_valid_boxes_keeps_each_refusal() {
+        // The limit itself is accepted, in both constructors.
+        let l = Aabb::LIMIT;
+        assert!(Aabb::new(vec2(-l, -l), vec2(l, l)).is_ok());
+        assert_eq!(Aabb::from_center(Vec2::ZERO, vec2(l, l)), Aabb::new(vec2(-l, -l), vec2(l, l)));
+        // Several faults at once: non-finite first, then out of range, then inverted.
+        assert_eq!(Aabb::new(vec2(f32::NAN, 5.0), vec2(3e18, 0.0)), Err(Error::NonFinite));
+        assert_eq!(Aabb::new(vec2(3e18, 5.0), vec2(2e18, 0.0)), Err(Error::OutOfRange));
+        assert_eq!(Aabb::new(vec2(-l, 1.0), vec2(l, 0.0)), Err(Error::Inverted));
+        // From a centre: a non-finite centre or extent, finite ones whose corners overflow,
+        // corners out of range, negative extents.
+        assert_eq!(Aabb::from_center(vec2(f32::NAN, 0.0), Vec2::ONE), Err(Error::NonFinite));
+        assert_eq!(Aabb::from_center(Vec2::ZERO, vec2(1.0, f32::INFINITY)), Err(Error::NonFinite));
+        assert_eq!(Aabb::from_center(vec2(f32::INFINITY, 0.0), vec2(f32::INFINITY, 1.0)), Err(Error::NonFinite));
+        assert_eq!(Aabb::from_center(vec2(3e38, 0.0), vec2(3e38, 1.0)), Err(Error::NonFinite));
+        assert_eq!(Aabb::from_center(vec2(1e18, 0.0), vec2(1e17, 1.0)), Err(Error::OutOfRange));
+        assert_eq!(Aabb::from_center(vec2(3e18, 0.0), vec2(-1.0, 1.0)), Err(Error::OutOfRange));
+        assert_eq!(Aabb::from_center(vec2(1.0, 2.0), vec2(0.5, -0.25)), Err(Error::Inverted));
+        assert_eq!(
+            Aabb::from_center(vec2(1.0, 2.0), vec2(0.5, 0.25)).map(|b| (b.min, b.max)),
+            Ok((vec2(0.5, 1.75), vec2(1.5, 2.25)))
+        );
     }
 
     #[test]
