@@ -18,6 +18,7 @@
 //! flood the table: every query tests that list, and `pairs` finds a big box's partners with
 //! one box query over its cells.
 
+use crate::pairs::PairSort;
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
@@ -88,49 +89,6 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
     fn cell_rect(&self, x: i32, y: i32) -> Aabb {
         let min = self.origin() + Vec2::new(x as f32, y as f32) * self.cell_size();
         Aabb { min, max: min + Vec2::splat(self.cell_size()) }
-    }
-}
-
-/// Sorts `keys` (all below `2^bits`) by least-significant-digit radix sort;
-/// small inputs use the standard sort.
-pub(crate) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>, bits: u32) {
-    if keys.len() < 512 {
-        keys.sort_unstable();
-        return;
-    }
-    // As few passes as digits of at most 12 bits allow (a 4,096-entry count table stays in L1).
-    let passes = bits.div_ceil(12).max(1) as usize;
-    let digit = bits.div_ceil(passes as u32);
-    let mask = (1u64 << digit) - 1;
-    let size = 1usize << digit;
-    // One read counts every digit at once; each pass then only scatters.
-    let mut offsets = alloc::vec![0u32; passes * size];
-    for &k in keys.iter() {
-        for (p, table) in offsets.chunks_exact_mut(size).enumerate() {
-            table[((k >> (p as u32 * digit)) & mask) as usize] += 1;
-        }
-    }
-    let n = keys.len();
-    tmp.resize(n, 0);
-    for (p, table) in offsets.chunks_exact_mut(size).enumerate() {
-        // A digit that every key shares leaves the order as it is.
-        if table.contains(&(n as u32)) {
-            continue;
-        }
-        let mut sum = 0;
-        for o in table.iter_mut() {
-            let c = *o;
-            *o = sum;
-            sum += c;
-        }
-        let shift = p as u32 * digit;
-        for &k in keys.iter() {
-            let d = ((k >> shift) & mask) as usize;
-            tmp[table[d] as usize] = k;
-            table[d] += 1;
-        }
-        core::mem::swap(keys, tmp);
-        tmp.resize(n, 0);
     }
 }
 
@@ -364,9 +322,10 @@ pub(crate) struct Cells<M: CellMap> {
     /// a ray's demand, not at every reindex.
     bounds_current: bool,
     dirty: bool,
-    packed: Vec<u64>,
     /// Candidate pair keys of `pairs`, hits first (grows, never shrinks).
     cand: Vec<u64>,
+    /// Sorts `pairs`' keys into id pairs.
+    pair_sort: PairSort,
     /// The box and id of each item's proxy, beside `items` (built by `pairs_with` when stale):
     /// `pairs_with` reads a run's boxes and ids in one sweep instead of a look-up each.
     item_boxes: Vec<(Aabb, ProxyId)>,
@@ -385,7 +344,6 @@ pub(crate) struct Cells<M: CellMap> {
     runs: Vec<(u32, u32)>,
     /// `pairs_with`: per box, where its runs end in `runs` (`u32::MAX`: no fast path).
     run_ends: Vec<u32>,
-    scratch_keys: Vec<u64>,
 }
 
 impl<M: CellMap> Cells<M> {
@@ -409,8 +367,8 @@ impl<M: CellMap> Cells<M> {
             bounds: None,
             bounds_current: false,
             dirty: true,
-            packed: Vec::new(),
             cand: Vec::new(),
+            pair_sort: PairSort::default(),
             item_boxes: Vec::new(),
             item_copies: Vec::new(),
             copies_current: false,
@@ -418,7 +376,6 @@ impl<M: CellMap> Cells<M> {
             items_ascending: false,
             runs: Vec::new(),
             run_ends: Vec::new(),
-            scratch_keys: Vec::new(),
         }
     }
 
@@ -1098,12 +1055,7 @@ impl<M: CellMap> Cells<M> {
         self.reindex_for_pairs();
         out.clear();
         let mut stats = QueryStats::default();
-        let mut packed = core::mem::take(&mut self.packed);
-        packed.clear();
         let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
-        let pack = |a: u32, b: u32| {
-            if a < b { (u64::from(a) << bits) | u64::from(b) } else { (u64::from(b) << bits) | u64::from(a) }
-        };
         let (mut cand, mut n) = (core::mem::take(&mut self.cand), 0);
         for &(lo, hi) in &self.crowded {
             let items = &self.items[lo as usize..hi as usize];
@@ -1134,8 +1086,6 @@ impl<M: CellMap> Cells<M> {
                 }
             }
         }
-        packed.extend_from_slice(&cand[..n]);
-        self.cand = cand;
         for &a in &self.big {
             // A big box is a box query over its cells (or a scan of all boxes when it covers
             // more cells than there are boxes); two big boxes pair once, from the smaller.
@@ -1143,14 +1093,17 @@ impl<M: CellMap> Cells<M> {
             let is_big = &self.is_big;
             self.collect(&box_a, &mut stats, &mut |b| {
                 if !is_big[b as usize] || b > a {
-                    packed.push(pack(a, b));
+                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                    if n == cand.len() {
+                        cand.resize(2 * n + 16, 0);
+                    }
+                    cand[n] = (u64::from(lo) << bits) | u64::from(hi);
+                    n += 1;
                 }
             });
         }
-        radix_sort(&mut packed, &mut self.scratch_keys, 2 * bits);
-        let mask = (1u64 << bits) - 1;
-        out.extend(packed.iter().map(|&k| (self.slots.id((k >> bits) as u32), self.slots.id((k & mask) as u32))));
-        self.packed = packed;
+        self.pair_sort.sort_into(&cand[..n], bits, &self.slots, out);
+        self.cand = cand;
         stats.hits = out.len() as u64;
         stats
     }
@@ -1490,20 +1443,6 @@ mod tests {
     }
 
     #[test]
-    fn radix_sort_sorts_with_shared_and_varying_digits() {
-        // 36-bit keys: three 12-bit digits, the top one shared by every key (its pass is skipped).
-        let mut keys: Vec<u64> = (0..3000u64).map(|i| (5 << 30) | ((i * 7919) % 100_003) << 7 | (i % 97)).collect();
-        let mut want = keys.clone();
-        want.sort_unstable();
-        radix_sort(&mut keys, &mut Vec::new(), 36);
-        assert_eq!(keys, want);
-        // Every digit shared: nothing moves.
-        let mut same = alloc::vec![42u64; 600];
-        radix_sort(&mut same, &mut Vec::new(), 20);
-        assert_eq!(same, alloc::vec![42u64; 600]);
-    }
-
-    #[test]
     fn table_sizes_are_prime() {
         for p in PRIMES {
             assert!((2..).take_while(|d| d * d <= p).all(|d| p % d != 0), "{p} is not prime");
@@ -1526,11 +1465,6 @@ mod tests {
     #[test]
     fn each_bucket_lists_slots_ascending_and_big_boxes_stay_out() {
         let mut g = Grid::new(Vec2::ZERO, 1.0, 100, 100).unwrap();
-        let mut keys: Vec<u64> = (0..5000u64).map(|i| (i * 7919) % 10007).collect();
-        let mut want = keys.clone();
-        want.sort_unstable();
-        radix_sort(&mut keys, &mut Vec::new(), 14);
-        assert_eq!(keys, want);
         for i in 0..10 {
             g.insert(Aabb::new(vec2(i as f32 * 0.1, 0.0), vec2(2.0, 2.0)).unwrap()).unwrap();
         }

@@ -69,6 +69,7 @@ mod aabb;
 mod brute;
 mod cells;
 mod error;
+mod pairs;
 mod proxy;
 mod stats;
 mod sweep;

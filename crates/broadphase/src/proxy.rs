@@ -20,6 +20,12 @@ pub struct ProxyId {
 }
 
 impl ProxyId {
+    /// The id of slot `index` at generation `generation`.
+    #[inline]
+    pub(crate) const fn new(index: u32, generation: u32) -> Self {
+        Self { index, generation }
+    }
+
     /// The slot index: dense from 0, reused after removal. Handy as an index into a side table.
     #[must_use]
     pub fn index(self) -> u32 {
@@ -123,6 +129,12 @@ impl Slots {
     #[inline]
     pub(crate) fn id(&self, slot: u32) -> ProxyId {
         ProxyId { index: slot, generation: self.generation[slot as usize] }
+    }
+
+    /// The generation of each slot, by slot (a live slot's id is its index and generation).
+    #[inline]
+    pub(crate) fn generations(&self) -> &[u32] {
+        &self.generation
     }
 
     /// Whether each slot is live, by slot.

@@ -2,7 +2,7 @@
 //! insertion sort, which is nearly linear when boxes move a little per frame (temporal
 //! coherence). A box can overlap only the boxes that start before it ends on that axis.
 
-use crate::cells::radix_sort;
+use crate::pairs::PairSort;
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
@@ -38,9 +38,10 @@ pub struct Sweep {
     /// Entries appended since the last sort: many of them make a full sort cheaper than
     /// insertion sort.
     appended: usize,
-    /// The pair keys of the last `pairs` call and the radix sort's buffer (kept for reuse).
+    /// The pair keys of the last `pairs` call (kept for reuse).
     packed: Vec<u64>,
-    scratch: Vec<u64>,
+    /// Sorts the pair keys into id pairs.
+    pair_sort: PairSort,
 }
 
 impl Sweep {
@@ -224,10 +225,7 @@ impl SpatialIndex for Sweep {
                 }
             }
         }
-        radix_sort(&mut packed, &mut self.scratch, 2 * bits);
-        let mask = (1u64 << bits) - 1;
-        out.clear();
-        out.extend(packed.iter().map(|&p| (self.slots.id((p >> bits) as u32), self.slots.id((p & mask) as u32))));
+        self.pair_sort.sort_into(&packed, bits, &self.slots, out);
         self.packed = packed;
         stats.hits = out.len() as u64;
         stats

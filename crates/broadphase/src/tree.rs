@@ -19,6 +19,7 @@
 //! node's children smaller. If the tree's surface-area cost ([`Tree::sah_cost`]) still climbs
 //! past [`Tree::REBUILD_FACTOR`] times its value after the last bulk build, the tree is rebuilt.
 
+use crate::pairs::PairSort;
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
@@ -64,7 +65,8 @@ pub struct Tree {
     found: Vec<u32>,
     pair_stack: Vec<(u32, u32)>,
     packed: Vec<u64>,
-    scratch_keys: Vec<u64>,
+    /// Sorts `pairs`' keys into id pairs.
+    pair_sort: PairSort,
     /// Internal nodes on a path from a refitted leaf to the root, waiting for [`Tree::refit`].
     marked: Vec<bool>,
     /// Leaves that left their fat box since the last refit (reinserted or refitted).
@@ -109,7 +111,7 @@ impl Tree {
             found: Vec::new(),
             pair_stack: Vec::new(),
             packed: Vec::new(),
-            scratch_keys: Vec::new(),
+            pair_sort: PairSort::default(),
             marked: Vec::new(),
             moved: 0,
             reinsert_share: 0.0,
@@ -896,9 +898,7 @@ impl SpatialIndex for Tree {
                 }
             }
         }
-        crate::cells::radix_sort(&mut packed, &mut self.scratch_keys, 2 * bits);
-        let mask = (1u64 << bits) - 1;
-        out.extend(packed.iter().map(|&k| (self.slots.id((k >> bits) as u32), self.slots.id((k & mask) as u32))));
+        self.pair_sort.sort_into(&packed, bits, &self.slots, out);
         self.packed = packed;
         self.pair_stack = stack;
         stats.hits = out.len() as u64;
