@@ -104,17 +104,51 @@ pub(crate) fn leaves_by_depth(tree: &Rooted) -> Vec<u32> {
 /// Places the `k - 1` doors on a scratch copy (exactly as the door steps will) and returns the
 /// zone balance, max over zones of `|size - N/K| / (N/K)`, and the doors chosen, `(node,
 /// subtree size)` in the order they close (the door steps replay them).
-pub(crate) fn simulate_balance(tree: &Rooted, k: u16, scratch: &mut Vec<u32>) -> (f64, Vec<(u32, u32)>) {
-    let n = tree.parent.len();
+///
+/// It picks the same doors as [`choose_door`] would, but computes the subtree sizes once: closing
+/// a door takes its subtree's size off the door's ancestors (a walk up the tree), and the next
+/// choice is one pass over the nodes in id order (the key `(|size − target|, size, node)` is a
+/// total order, so the order of the pass does not matter).
+pub(crate) fn simulate_balance(tree: &Rooted, k: u16, size: &mut Vec<u32>) -> (f64, Vec<(u32, u32)>) {
+    let (order, parent) = (&tree.order, &tree.parent);
+    let n = parent.len();
+    let root = order[0];
+    size.clear();
+    size.resize(n, 0);
+    for &v in order.iter().rev() {
+        size[v as usize] += 1;
+        if v != root {
+            size[parent[v as usize] as usize] += size[v as usize];
+        }
+    }
     let mut zone = vec![0u16; n];
     let mut doors = Vec::with_capacity(usize::from(k));
     let mut free = n as u32;
     for placed in 0..k - 1 {
         let target = f64::from(free) / f64::from(k - placed);
-        let Some((child, size)) = choose_door(&tree.order, &tree.parent, &zone, target, scratch) else { break };
-        mark_zone(&tree.order, &tree.parent, &mut zone, child, placed + 1);
-        doors.push((child, size));
-        free -= size;
+        let mut best: Option<(u32, u32)> = None;
+        let mut best_key = (f64::INFINITY, u32::MAX);
+        for (v, (&z, &s)) in zone.iter().zip(size.iter()).enumerate() {
+            if z != 0 || v as u32 == root {
+                continue;
+            }
+            // Nodes come in id order, so an equal distance keeps the earlier node unless it
+            // is larger.
+            let key = ((f64::from(s) - target).abs(), s);
+            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) {
+                best_key = key;
+                best = Some((v as u32, s));
+            }
+        }
+        let Some((child, s)) = best else { break };
+        let mut a = child;
+        while a != root {
+            a = parent[a as usize];
+            size[a as usize] -= s;
+        }
+        mark_zone(order, parent, &mut zone, child, placed + 1);
+        doors.push((child, s));
+        free -= s;
     }
     let ideal = n as f64 / f64::from(k);
     let balance =
@@ -177,5 +211,33 @@ mod tests {
         let (balance, doors) = simulate_balance(&t, 3, &mut scratch);
         assert!(balance.abs() < 1e-12);
         assert_eq!(doors, vec![(4, 2), (2, 2)]);
+    }
+
+    /// The incremental sizes pick exactly the doors that choosing each door afresh does, on
+    /// random trees with ties (small trees, many equal sizes) and without.
+    #[test]
+    fn simulated_doors_match_choosing_each_door_afresh() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
+        for case in 0..400 {
+            let n = if case % 2 == 0 { rng.random_range(2..40u32) } else { rng.random_range(40..2000u32) };
+            // A random recursive tree: node v hangs from a random earlier node.
+            let edges: Vec<(u32, u32)> = (1..n).map(|v| (rng.random_range(0..v), v)).collect();
+            let t = orient(n as usize, &edges, rng.random_range(0..n));
+            let k = rng.random_range(2..=n.min(20) as u16);
+            let mut scratch = Vec::new();
+            let (_, doors) = simulate_balance(&t, k, &mut scratch);
+            let mut zone = vec![0u16; n as usize];
+            let mut expected = Vec::new();
+            let mut free = n;
+            for placed in 0..k - 1 {
+                let target = f64::from(free) / f64::from(k - placed);
+                let Some((child, size)) = choose_door(&t.order, &t.parent, &zone, target, &mut scratch) else { break };
+                mark_zone(&t.order, &t.parent, &mut zone, child, placed + 1);
+                expected.push((child, size));
+                free -= size;
+            }
+            assert_eq!(doors, expected, "case {case}: {n} nodes, {k} zones");
+        }
     }
 }
