@@ -46,7 +46,14 @@ fn grid_1000(c: &mut Criterion) {
         b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal))).unwrap())
     });
     g.bench_function("lore_kruskal_16_zones", |b| {
-        b.iter(|| generate(black_box(&Config::grid(1000, 1000).zones(16).balance(0.25, 1).seed(1))).unwrap());
+        b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Kruskal).zones(16))).unwrap());
+    });
+    // The same with the uniform carver, the grid default.
+    g.bench_function("lore_uniform", |b| {
+        b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Wilson))).unwrap())
+    });
+    g.bench_function("lore_uniform_16_zones", |b| {
+        b.iter(|| generate(black_box(&lore_grid(1000, 1000, TreeAlgorithm::Wilson).zones(16))).unwrap());
     });
     g.bench_function("knossos_sidewinder", |b| b.iter(|| knossos(1000, 1000, Box::new(Sidewinder))));
     g.bench_function("knossos_binary_tree", |b| {
