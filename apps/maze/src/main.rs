@@ -35,7 +35,7 @@ struct Cli {
     cycles: Option<u32>,
     /// Horizontal bias of the spanning tree, -1 to 1 (default 0 for logic mazes, 0.5 for grid
     /// mazes).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     bias: Option<f32>,
     /// Spanning tree algorithm: `wilson` (exactly uniform with bias 0; the default for grid
     /// mazes) or `kruskal` (the default for logic mazes).
@@ -116,5 +116,31 @@ fn main() -> std::process::ExitCode {
             eprintln!("lore-maze: {e}");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(args: &[&str]) -> Params {
+        Cli::try_parse_from(std::iter::once("lore-maze").chain(args.iter().copied())).unwrap().params()
+    }
+
+    #[test]
+    fn flags_left_out_take_the_kinds_defaults() {
+        assert_eq!(params(&[]), Params::new(Kind::Logic));
+        assert_eq!(params(&["--grid"]), Params::new(Kind::Grid));
+        assert!(params(&["--grid"]).uniform, "grid mazes default to the uniform tree");
+        assert!(!params(&[]).uniform, "logic mazes default to Kruskal's tree");
+    }
+
+    #[test]
+    fn flags_given_override_the_defaults() {
+        let p = params(&["--grid", "--zones", "8", "--width", "30", "--bias", "-0.25", "--tree", "kruskal"]);
+        assert_eq!((p.kind, p.zones, p.width, p.bias, p.uniform), (Kind::Grid, 8, 30, -0.25, false));
+        assert_eq!(p.height, Params::new(Kind::Grid).height);
+        let p = params(&["--points", "900", "--cycles", "3", "--tree", "wilson"]);
+        assert_eq!((p.kind, p.points, p.cycles, p.uniform), (Kind::Logic, 900, 3, true));
     }
 }
