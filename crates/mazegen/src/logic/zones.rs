@@ -13,6 +13,12 @@ pub(crate) fn choose_door(
     target: f64,
     size: &mut Vec<u32>,
 ) -> Option<(u32, u32)> {
+    zone_sizes(order, parent, zone, size);
+    nearest_door(order[0], zone, size, target)
+}
+
+/// `size[v]`: the number of nodes of `v`'s subtree inside zone 0 (stale for nodes outside it).
+fn zone_sizes(order: &[u32], parent: &[u32], zone: &[u16], size: &mut Vec<u32>) {
     size.clear();
     size.resize(zone.len(), 0);
     let root = order[0];
@@ -26,17 +32,23 @@ pub(crate) fn choose_door(
             }
         }
     }
+}
+
+/// The zone-0 node other than `root` whose zone-0 subtree size is nearest `target`, by the key
+/// `(|size − target|, size, node)`: one pass in id order (the key is a total order, so the
+/// order of the pass does not matter), an equal distance keeping the earlier node unless it
+/// is larger.
+fn nearest_door(root: u32, zone: &[u16], size: &[u32], target: f64) -> Option<(u32, u32)> {
     let mut best: Option<(u32, u32)> = None;
-    let mut best_key = (f64::INFINITY, u32::MAX, u32::MAX);
-    for &v in &order[1..] {
-        if zone[v as usize] != 0 {
+    let mut best_key = (f64::INFINITY, u32::MAX);
+    for (v, (&z, &s)) in zone.iter().zip(size.iter()).enumerate() {
+        if z != 0 || v as u32 == root {
             continue;
         }
-        let s = size[v as usize];
-        let key = ((f64::from(s) - target).abs(), s, v);
-        if key.0 < best_key.0 || (key.0 == best_key.0 && (key.1, key.2) < (best_key.1, best_key.2)) {
+        let key = ((f64::from(s) - target).abs(), s);
+        if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) {
             best_key = key;
-            best = Some((v, s));
+            best = Some((v as u32, s));
         }
     }
     best
@@ -106,41 +118,18 @@ pub(crate) fn leaves_by_depth(tree: &Rooted) -> Vec<u32> {
 /// subtree size)` in the order they close (the door steps replay them).
 ///
 /// It picks the same doors as [`choose_door`] would, but computes the subtree sizes once: closing
-/// a door takes its subtree's size off the door's ancestors (a walk up the tree), and the next
-/// choice is one pass over the nodes in id order (the key `(|size − target|, size, node)` is a
-/// total order, so the order of the pass does not matter).
+/// a door takes its subtree's size off the door's ancestors (a walk up the tree).
 pub(crate) fn simulate_balance(tree: &Rooted, k: u16, size: &mut Vec<u32>) -> (f64, Vec<(u32, u32)>) {
     let (order, parent) = (&tree.order, &tree.parent);
     let n = parent.len();
     let root = order[0];
-    size.clear();
-    size.resize(n, 0);
-    for &v in order.iter().rev() {
-        size[v as usize] += 1;
-        if v != root {
-            size[parent[v as usize] as usize] += size[v as usize];
-        }
-    }
     let mut zone = vec![0u16; n];
+    zone_sizes(order, parent, &zone, size);
     let mut doors = Vec::with_capacity(usize::from(k));
     let mut free = n as u32;
     for placed in 0..k - 1 {
         let target = f64::from(free) / f64::from(k - placed);
-        let mut best: Option<(u32, u32)> = None;
-        let mut best_key = (f64::INFINITY, u32::MAX);
-        for (v, (&z, &s)) in zone.iter().zip(size.iter()).enumerate() {
-            if z != 0 || v as u32 == root {
-                continue;
-            }
-            // Nodes come in id order, so an equal distance keeps the earlier node unless it
-            // is larger.
-            let key = ((f64::from(s) - target).abs(), s);
-            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) {
-                best_key = key;
-                best = Some((v as u32, s));
-            }
-        }
-        let Some((child, s)) = best else { break };
+        let Some((child, s)) = nearest_door(root, &zone, size, target) else { break };
         let mut a = child;
         while a != root {
             a = parent[a as usize];
