@@ -286,6 +286,22 @@ struct Item<T> {
     cell: T,
 }
 
+/// Where one bucket's items lie in the patchable layout: `items[start..start + len]`, with room
+/// up to `start + cap`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Region {
+    start: u32,
+    len: u32,
+    cap: u32,
+}
+
+/// The room a bucket of `count` items gets in the patchable layout: a box can move in a few
+/// times before the bucket has to move to the end of the items.
+#[inline(always)]
+fn room_for(count: u32) -> u32 {
+    count + 2 + count / 4
+}
+
 /// The shared machinery of [`Grid`] and [`SpatialHash`].
 #[derive(Clone, Debug)]
 pub(crate) struct Cells<M: CellMap> {
@@ -301,9 +317,32 @@ pub(crate) struct Cells<M: CellMap> {
     /// The item runs (`start..end` in `items`) of the buckets with two items or more: all
     /// `pairs` walks.
     crowded: Vec<(u32, u32)>,
-    /// Whether `starts` describes `items` (a dense build). After a sparse build it does not,
-    /// and a query rebuilds densely first.
+    /// Whether `starts` describes `items` (a dense build). After a sparse build or in the
+    /// patchable layout it does not, and a query rebuilds densely first.
     dense: bool,
+    /// Whether `regions` describes `items` (the patchable layout `pairs` keeps for a dense
+    /// world): each bucket's items with room to grow, so the next `pairs` moves only the
+    /// entries of the boxes that changed cells instead of rebuilding the lists.
+    patched: bool,
+    /// The patchable layout's region of each bucket (empty for a bucket never used).
+    regions: Vec<Region>,
+    /// The buckets with a region, in the order `items` first held them.
+    region_list: Vec<u32>,
+    /// The number of cell entries (in the patchable layout `items` also holds room to grow).
+    entries: usize,
+    /// The length of `items` at the last patchable build: a patch that finds the items grown
+    /// past twice that (buckets moved to the end) builds afresh.
+    built_len: usize,
+    /// Whether each slot is listed in the cells (live and not big at the last build or patch).
+    in_lists: Vec<bool>,
+    /// The patch's slots whose cells changed, with their new range and whether they are listed.
+    moved: Vec<(u32, [i32; 4], bool)>,
+    /// How many times the lists were patched rather than built (tests check the path is taken).
+    #[cfg(test)]
+    patches: usize,
+    /// How many times a patch gave way to a build because the items had outgrown their size.
+    #[cfg(test)]
+    outgrown: usize,
     /// Whether every listed box lies in one cell (tiles on a lattice of the cell size): then
     /// each proxy appears once in the lists, and a box query needs no first-cell test.
     single_cells: bool,
@@ -357,6 +396,17 @@ impl<M: CellMap> Cells<M> {
             starts: Vec::new(),
             crowded: Vec::new(),
             dense: false,
+            patched: false,
+            regions: Vec::new(),
+            region_list: Vec::new(),
+            entries: 0,
+            built_len: 0,
+            in_lists: Vec::new(),
+            moved: Vec::new(),
+            #[cfg(test)]
+            patches: 0,
+            #[cfg(test)]
+            outgrown: 0,
             single_cells: false,
             counts: Vec::new(),
             occupied: Vec::new(),
@@ -397,18 +447,146 @@ impl<M: CellMap> Cells<M> {
     /// items, not the bucket-by-bucket `starts` table: a grid with many more cells than
     /// entries (a few boxes in a big world, e.g. the movers of a static level) takes the
     /// sparse build, whose cost follows the boxes, not the cells.
+    ///
+    /// Otherwise the lists are kept in the patchable layout: when few boxes changed cells since
+    /// the last `pairs` (moving boxes cross a cell line now and then, not every frame), only
+    /// their entries move, and the rest of the lists stay as they are.
     fn reindex_for_pairs(&mut self) {
         if !self.dirty {
             return;
         }
-        if M::UNIQUE_CELLS && self.items.len() * SPARSE_RATIO < self.map.buckets() {
+        if M::UNIQUE_CELLS && self.entries * SPARSE_RATIO < self.map.buckets() {
             self.reindex_sparse();
-            // Big boxes pair through box queries, which read the dense table.
-            if self.big.is_empty() {
-                return;
+        } else if self.patched && self.patch() {
+            return;
+        } else if self.big.is_empty() {
+            self.build(true);
+        }
+        // Big boxes pair through box queries, which read the dense table.
+        if !self.big.is_empty() {
+            self.reindex();
+        }
+    }
+
+    /// Moves the entries of the boxes whose cell range changed since the lists were last
+    /// built or patched (and of boxes inserted or removed since), in the patchable layout.
+    /// Returns false, changing nothing that a full build does not redo, when a build is the
+    /// better choice: more entries to move than half the lists, a big box, a hash table that
+    /// no longer fits, or items grown past twice their built size.
+    fn patch(&mut self) -> bool {
+        let n = self.slots.capacity();
+        self.ranges.resize(n, [0; 4]);
+        self.is_big.resize(n, false);
+        self.in_lists.resize(n, false);
+        self.stamps.resize(n, 0);
+        let mut moved = core::mem::take(&mut self.moved);
+        moved.clear();
+        let limit = (self.entries / 2 + 16) as u64;
+        let (mut changes, mut entries) = (0u64, self.entries as u64);
+        let boxes = self.slots.live_flags().iter().zip(&self.slots.aabbs);
+        for (s, ((&live, aabb), (range, &listed))) in boxes.zip(self.ranges.iter().zip(&self.in_lists)).enumerate() {
+            if !live && !listed {
+                continue;
+            }
+            let r = self.map.range(aabb);
+            if live && listed && r == *range {
+                continue;
+            }
+            let cells = if live { cells_in(&r) } else { 0 };
+            let old = if listed { cells_in(range) } else { 0 };
+            changes += cells + old;
+            entries = entries + cells - old;
+            if cells > BIG_CELLS || changes > limit {
+                self.moved = moved;
+                return false;
+            }
+            moved.push((s as u32, r, live));
+        }
+        if !self.map.fits(entries as usize) || self.items.len() > 2 * self.built_len + 64 {
+            #[cfg(test)]
+            {
+                self.outgrown += usize::from(self.items.len() > 2 * self.built_len + 64);
+            }
+            self.moved = moved;
+            return false;
+        }
+        for &(s, r, live) in &moved {
+            let s_ = s as usize;
+            if self.in_lists[s_] {
+                let [x0, y0, x1, y1] = self.ranges[s_];
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        self.unlist(self.map.bucket(x, y), s, M::tag(x, y));
+                    }
+                }
+            }
+            if live {
+                let [x0, y0, x1, y1] = r;
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
+                        self.list(self.map.bucket(x, y), Item { slot: s, first, cell: M::tag(x, y) });
+                    }
+                }
+            }
+            self.ranges[s_] = r;
+            self.in_lists[s_] = live;
+            // (A slot reused since the build may have held a big box then.)
+            self.is_big[s_] = false;
+        }
+        self.moved = moved;
+        self.crowded.clear();
+        for &b in &self.region_list {
+            let Region { start, len, .. } = self.regions[b as usize];
+            if len >= 2 {
+                self.crowded.push((start, start + len));
             }
         }
-        self.reindex();
+        self.entries = entries as usize;
+        self.dirty = false;
+        self.bounds_current = false;
+        #[cfg(test)]
+        {
+            self.patches += 1;
+        }
+        true
+    }
+
+    /// Removes slot `s`'s entry for the cell tagged `cell` from bucket `b` (patchable layout).
+    fn unlist(&mut self, b: usize, s: u32, cell: M::Tag) {
+        let region = &mut self.regions[b];
+        let items = &mut self.items[region.start as usize..(region.start + region.len) as usize];
+        let k = items.iter().position(|item| item.slot == s && item.cell == cell);
+        debug_assert!(k.is_some(), "slot {s} is not listed in bucket {b}");
+        if let Some(k) = k {
+            items.copy_within(k + 1.., k);
+            region.len -= 1;
+        }
+    }
+
+    /// Adds `item` to bucket `b` in slot order (patchable layout), first moving the bucket to
+    /// the end of the items with twice the room if it is full.
+    fn list(&mut self, b: usize, item: Item<M::Tag>) {
+        let mut region = self.regions[b];
+        if region.len == region.cap {
+            if region.cap == 0 {
+                self.region_list.push(b as u32);
+            }
+            let start = self.items.len();
+            let cap = 2 * region.cap + 2;
+            self.items.extend_from_within(region.start as usize..(region.start + region.len) as usize);
+            self.items.resize(start + cap as usize, item);
+            region = Region { start: start as u32, len: region.len, cap };
+        }
+        let items = &mut self.items[region.start as usize..(region.start + region.len + 1) as usize];
+        let mut k = region.len as usize;
+        while k > 0 && items[k - 1].slot > item.slot {
+            items[k] = items[k - 1];
+            k -= 1;
+        }
+        items[k] = item;
+        region.len += 1;
+        self.regions[b] = region;
     }
 
     /// The first pass of every rebuild: records each live box's cell range and whether it is
@@ -424,6 +602,7 @@ impl<M: CellMap> Cells<M> {
         self.big.clear();
         // Written by position, then cut to length: no capacity check per box.
         self.listed.resize(n, 0);
+        self.in_lists.resize(n, false);
         self.bounds_current = false;
         let (map, big, listed) = (&self.map, &mut self.big, &mut self.listed[..]);
         let mut len = 0;
@@ -433,9 +612,11 @@ impl<M: CellMap> Cells<M> {
         };
         let mut entries = 0usize;
         let boxes = self.slots.live_flags().iter().zip(&self.slots.aabbs);
-        for (s, ((&live, aabb), (range, is_big))) in
-            boxes.zip(self.ranges.iter_mut().zip(self.is_big.iter_mut())).enumerate()
+        let flags = self.is_big.iter_mut().zip(self.in_lists.iter_mut());
+        for (s, ((&live, aabb), (range, (is_big, in_lists)))) in
+            boxes.zip(self.ranges.iter_mut().zip(flags)).enumerate()
         {
+            *in_lists = false;
             if !live {
                 continue;
             }
@@ -443,6 +624,7 @@ impl<M: CellMap> Cells<M> {
             *range = r;
             let cells = cells_in(&r);
             *is_big = cells > BIG_CELLS;
+            *in_lists = !*is_big;
             if *is_big {
                 big.push(s as u32);
                 continue;
@@ -512,7 +694,9 @@ impl<M: CellMap> Cells<M> {
         for &b in &self.occupied {
             self.counts[b as usize] = 0;
         }
+        self.entries = entries;
         self.dense = false;
+        self.patched = false;
         self.dirty = false;
         self.boxes_current = false;
         self.copies_current = false;
@@ -524,8 +708,9 @@ impl<M: CellMap> Cells<M> {
     #[inline(always)]
     fn fill(&mut self, entries: usize, table: Table) {
         let filler = Item { slot: 0, first: 0, cell: M::tag(0, 0) };
-        // Every item is overwritten below: only the length needs setting. One more item at the
-        // end takes the two-by-two path's writes for cells a box does not cover.
+        // Every item is overwritten below, but for the patchable layout's room to grow, which
+        // is never read: only the length needs setting. One more item at the end takes the
+        // two-by-two path's writes for cells a box does not cover.
         self.items.resize(entries + 1, filler);
         let (map, items, ranges) = (&self.map, &mut self.items[..], &self.ranges[..]);
         let cursor = match table {
@@ -578,11 +763,39 @@ impl<M: CellMap> Cells<M> {
     }
 
     /// Rebuilds the cell lists from the current boxes if anything changed (or the last build
-    /// was sparse), with the bucket-by-bucket `starts` table that queries read.
+    /// was not dense), with the bucket-by-bucket `starts` table that queries read.
     fn reindex(&mut self) {
         if !self.dirty && self.dense {
             return;
         }
+        self.build(false);
+    }
+
+    /// Makes the lists current for a box query, a ray or the debug view: patched in place when
+    /// `pairs` keeps the patchable layout (so a frame of `pairs` and queries builds nothing
+    /// twice), else rebuilt densely.
+    fn reindex_for_queries(&mut self) {
+        if self.patched && (!self.dirty || self.patch()) {
+            return;
+        }
+        self.reindex();
+    }
+
+    /// Bucket `b`'s items, `start..end` in `items` (dense or patchable layout).
+    #[inline(always)]
+    fn bucket_span(&self, b: usize) -> (usize, usize) {
+        if self.patched {
+            let r = self.regions[b];
+            (r.start as usize, (r.start + r.len) as usize)
+        } else {
+            (self.starts[b] as usize, self.starts[b + 1] as usize)
+        }
+    }
+
+    /// Builds the cell lists from the current boxes: dense (each bucket's items right after
+    /// the previous bucket's, `starts` marking them) or, with `room`, in the patchable layout
+    /// (each bucket with room to grow, `regions` marking them).
+    fn build(&mut self, room: bool) {
         // One pass computes each box's cell range and counts the bucket sizes. A hash sizes its
         // table from the previous count and counts again only when that was far off.
         let entries = loop {
@@ -634,16 +847,41 @@ impl<M: CellMap> Cells<M> {
         let buckets = self.map.buckets();
         self.crowded.clear();
         let mut sum = 0u32;
-        for c in &mut self.starts[..buckets] {
-            if *c >= 2 {
-                self.crowded.push((sum, sum + *c));
+        if room {
+            // Each used bucket's region: its count, then room to grow; the fill starts at the
+            // end of the count.
+            self.regions.clear();
+            self.regions.resize(buckets, Region::default());
+            self.region_list.clear();
+            for (b, c) in self.starts[..buckets].iter_mut().enumerate() {
+                let count = *c;
+                if count == 0 {
+                    continue;
+                }
+                if count >= 2 {
+                    self.crowded.push((sum, sum + count));
+                }
+                let cap = room_for(count);
+                self.regions[b] = Region { start: sum, len: count, cap };
+                self.region_list.push(b as u32);
+                *c = sum + count;
+                sum += cap;
             }
-            sum += *c;
-            *c = sum;
+        } else {
+            for c in &mut self.starts[..buckets] {
+                if *c >= 2 {
+                    self.crowded.push((sum, sum + *c));
+                }
+                sum += *c;
+                *c = sum;
+            }
+            self.starts[buckets] = entries as u32;
         }
-        self.starts[buckets] = entries as u32;
-        self.fill(entries, Table::Starts);
-        self.dense = true;
+        self.fill(sum as usize, Table::Starts);
+        self.entries = entries;
+        self.built_len = sum as usize;
+        self.dense = !room;
+        self.patched = room;
         self.dirty = false;
         self.boxes_current = false;
         self.copies_current = false;
@@ -675,12 +913,12 @@ impl<M: CellMap> Cells<M> {
 
     #[inline]
     fn bucket_items(&self, x: i32, y: i32) -> &[Item<M::Tag>] {
-        let b = self.map.bucket(x, y);
-        &self.items[self.starts[b] as usize..self.starts[b + 1] as usize]
+        let (start, end) = self.bucket_span(self.map.bucket(x, y));
+        &self.items[start..end]
     }
 
     fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
-        self.reindex();
+        self.reindex_for_queries();
         out.clear();
         let mut stats = QueryStats::default();
         let slots = &self.slots;
@@ -696,7 +934,7 @@ impl<M: CellMap> Cells<M> {
     /// per-query set-up: each area's hits are appended and put in id order (usually they
     /// already are, since cells and the lists in them are both walked in slot order).
     fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
-        self.reindex();
+        self.reindex_for_queries();
         out.clear();
         let mut stats = QueryStats::default();
         let slots = &self.slots;
@@ -881,7 +1119,7 @@ impl<M: CellMap> Cells<M> {
                     hit(s);
                 }
             }
-        } else if M::UNIQUE_CELLS {
+        } else if M::UNIQUE_CELLS && !self.patched {
             // Each entry is taken only in the first cell it shares with the query (the cell at
             // the larger of the two lower corners), so a box listed in several cells comes out
             // once without query stamps. In a grid the cells of one row of the range are
@@ -907,15 +1145,15 @@ impl<M: CellMap> Cells<M> {
                 }
             }
         } else {
-            // As above, cell by cell: a hash bucket mixes cells, so each entry also checks it
-            // was listed for this cell.
+            // As above, cell by cell (a hash, or lists in the patchable layout, whose buckets
+            // do not follow one another): a hash bucket mixes cells, so each entry also checks
+            // it was listed for this cell.
             for y in r[1]..=r[3] {
                 let first_row = y == r[1];
                 for x in r[0]..=r[2] {
                     stats.visited += 1;
                     let first_col = x == r[0];
-                    let b = self.map.bucket(x, y);
-                    for item in &self.items[self.starts[b] as usize..self.starts[b + 1] as usize] {
+                    for item in self.bucket_items(x, y) {
                         if (!M::UNIQUE_CELLS && item.cell != M::tag(x, y))
                             || !(first_col || item.first & 1 != 0)
                             || !(first_row || item.first & 2 != 0)
@@ -943,7 +1181,7 @@ impl<M: CellMap> Cells<M> {
     /// wanted (infinity to see everything). Falls back to a scan of all boxes when the walk
     /// would cross more cells than there are boxes.
     fn walk_ray(&mut self, ray: &Ray, stats: &mut QueryStats, visit: &mut dyn FnMut(ProxyId, f32) -> f32) {
-        self.reindex();
+        self.reindex_for_queries();
         let Some(bounds) = self.bounds() else { return };
         let mut cutoff = f32::INFINITY;
         for &s in &self.big {
@@ -1005,8 +1243,8 @@ impl<M: CellMap> Cells<M> {
             for r in r0..=r1 {
                 stats.visited += 1;
                 let (x, y) = if m == 0 { (c, r) } else { (r, c) };
-                let b = self.map.bucket(x, y);
-                for k in self.starts[b] as usize..self.starts[b + 1] as usize {
+                let (start, end) = self.bucket_span(self.map.bucket(x, y));
+                for k in start..end {
                     let item = self.items[k];
                     let st = &mut self.stamps[item.slot as usize];
                     if *st == stamp {
@@ -1117,7 +1355,7 @@ impl<M: CellMap> Cells<M> {
     }
 
     fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
-        self.reindex();
+        self.reindex_for_queries();
         let mut cells: Vec<(i32, i32)> = Vec::new();
         for s in self.slots.live_slots() {
             if self.is_big[s as usize] {
@@ -1448,6 +1686,127 @@ mod tests {
         assert_eq!(got, want);
         assert!(g.0.dense);
         assert!(g.0.counts.iter().all(|&c| c == 0));
+    }
+
+    /// A moving scene driven for `frames` frames against brute force: small moves (a box
+    /// crosses a cell line now and then), a few inserts and removals, queries and rays
+    /// between some `pairs` calls. Returns how many `pairs` calls patched the lists.
+    fn drive_patched<I: SpatialIndex, M: CellMap>(index: &mut I, cells: fn(&I) -> &Cells<M>, frames: usize) -> usize {
+        let mut brute = crate::BruteForce::default();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut ids = Vec::new();
+        let mut boxes = Vec::new();
+        for _ in 0..300 {
+            let (c, h) = (vec2(rand() * 60.0, rand() * 60.0), vec2(0.2 + rand() * 1.5, 0.2 + rand() * 1.5));
+            let b = Aabb::from_center(c, h).unwrap();
+            ids.push((index.insert(b).unwrap(), brute.insert(b).unwrap()));
+            boxes.push(b);
+        }
+        let (mut want, mut got, mut patched) = (Vec::new(), Vec::new(), 0);
+        for frame in 0..frames {
+            for (k, b) in boxes.iter_mut().enumerate() {
+                // Every box drifts; one in eight of them towards a pile at (30, 30), so some
+                // buckets outgrow their room.
+                let d = if k % 8 == 0 {
+                    (vec2(30.0, 30.0) - b.center()).clamp_length_max(0.3)
+                } else {
+                    vec2(rand() - 0.5, rand() - 0.5) * 0.4
+                };
+                *b = Aabb::new(b.min + d, b.max + d).unwrap();
+                index.update(ids[k].0, *b).unwrap();
+                brute.update(ids[k].1, *b).unwrap();
+            }
+            if frame % 5 == 2 {
+                let k = (rand() * ids.len() as f32) as usize % ids.len();
+                let (a, b) = ids.swap_remove(k);
+                boxes.swap_remove(k);
+                assert_eq!(index.remove(a).unwrap(), brute.remove(b).unwrap());
+                let nb = Aabb::from_center(vec2(rand() * 60.0, rand() * 60.0), vec2(0.5, 0.7)).unwrap();
+                let id = index.insert(nb).unwrap();
+                assert_eq!(id, brute.insert(nb).unwrap());
+                ids.push((id, id));
+                boxes.push(nb);
+            }
+            let before = cells(index).patches;
+            brute.pairs(&mut want);
+            index.pairs(&mut got);
+            assert_eq!(got, want, "frame {frame}");
+            patched += cells(index).patches - before;
+            if frame % 3 == 0 {
+                let area = Aabb::new(vec2(rand() * 50.0, rand() * 50.0), vec2(55.0, 58.0)).unwrap();
+                let (mut want_q, mut got_q) = (Vec::new(), Vec::new());
+                brute.query_aabb(&area, &mut want_q);
+                index.query_aabb(&area, &mut got_q);
+                assert_eq!(got_q, want_q, "frame {frame}: query");
+                let ray = Ray::new(vec2(-1.0, rand() * 60.0), vec2(1.0, rand() - 0.5), f32::INFINITY).unwrap();
+                let (mut want_r, mut got_r) = (Vec::new(), Vec::new());
+                brute.raycast_all(&ray, &mut |_| true, &mut want_r);
+                index.raycast_all(&ray, &mut |_| true, &mut got_r);
+                assert_eq!(got_r, want_r, "frame {frame}: ray");
+                assert!(!want_q.is_empty() && !want_r.is_empty());
+                // The queries read the patchable layout as it is, with no dense rebuild (from
+                // the second `pairs` on: the first one, with no count of entries yet, builds
+                // a grid sparsely).
+                assert!(frame == 0 || (cells(index).patched && !cells(index).dense), "frame {frame}");
+            }
+        }
+        patched
+    }
+
+    #[test]
+    fn patched_lists_give_the_brute_force_answers() {
+        let mut grid = Grid::new(Vec2::ZERO, 2.0, 32, 32).unwrap();
+        let patched = drive_patched(&mut grid, |g| &g.0, 120);
+        // Most frames patch; the rest build afresh (the first, and after the pile-up has moved
+        // enough buckets to the end of the items).
+        assert!(patched > 90, "{patched} patches");
+        assert!(grid.0.patched);
+        let mut hash = SpatialHash::new(2.0).unwrap();
+        let patched = drive_patched(&mut hash, |h| &h.0, 120);
+        assert!(patched > 90, "{patched} patches");
+    }
+
+    #[test]
+    fn buckets_that_outgrow_their_room_move_and_a_drifting_crowd_is_built_again() {
+        // A crowd drifting steadily to the right across a grid, wrapping around: every bucket
+        // fills and empties in turn, full buckets move to the end of the items, and once the
+        // items pass twice their built size a build tidies them up.
+        let mut g = Grid::new(Vec2::ZERO, 4.0, 24, 24).unwrap();
+        let mut brute = crate::BruteForce::default();
+        let mut ids = Vec::new();
+        for i in 0..500u32 {
+            let c = vec2((i * 37 % 96) as f32 + 0.3, (i * 11 % 90) as f32 * 1.05);
+            let b = Aabb::from_center(c, vec2(0.4 + (i % 5) as f32 * 0.3, 0.6)).unwrap();
+            ids.push((g.insert(b).unwrap(), brute.insert(b).unwrap(), b));
+        }
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        let (mut grew, mut built) = (false, 0);
+        for frame in 0..500 {
+            for (k, (a, b, aabb)) in ids.iter_mut().enumerate() {
+                let mut d = vec2(0.05 + (k % 7) as f32 * 0.04, 0.0);
+                if aabb.min.x > 92.0 {
+                    d.x -= 90.0;
+                }
+                *aabb = Aabb::new(aabb.min + d, aabb.max + d).unwrap();
+                g.update(*a, *aabb).unwrap();
+                brute.update(*b, *aabb).unwrap();
+            }
+            let patches = g.0.patches;
+            g.pairs(&mut got);
+            brute.pairs(&mut want);
+            assert_eq!(got, want, "frame {frame}");
+            grew |= g.0.items.len() > g.0.built_len;
+            built += usize::from(g.0.patches == patches);
+        }
+        assert!(grew, "no bucket outgrew its room");
+        assert!(g.0.outgrown > 0, "the items never outgrew twice their built size");
+        assert!(built < 10, "{built} builds in 500 frames");
     }
 
     #[test]
