@@ -7,10 +7,16 @@
 //! so the world has no bounds and memory follows the number of boxes, at the price of
 //! unrelated cells sharing a bucket (false positives, rejected by the box test).
 //!
-//! The lists are rebuilt lazily, all at once, when a query follows a change (the "reindex"):
-//! a counting pass, a prefix sum and a fill, so the lists of one bucket sit together in one
-//! array of slots (8 bytes an entry in a grid). For `pairs` alone, a grid with many more
-//! cells than entries is rebuilt sparsely (the prefix sum runs over the touched buckets only).
+//! The lists are brought up to date lazily, when a query follows a change (the "reindex").
+//! A full build is a counting pass, a prefix sum and a fill, so the lists of one bucket sit
+//! together in one array of slots (8 bytes an entry in a grid). `pairs` builds them with room
+//! to grow in each bucket and from then on patches them: boxes that move a little keep their
+//! cells, so only the entries of boxes whose cell range changed move (a few percent of the
+//! boxes a frame in a typical scene), and box queries and rays read the patched lists as they
+//! are. Patching gives way to a full build when more than half the entries would move, a box
+//! turns big, or buckets that outgrew their room have doubled the lists' size. A grid with
+//! many more cells than entries is built sparsely for `pairs` instead (the prefix sum runs
+//! over the touched buckets only).
 //! A proxy met twice in one query (it spans several cells, or the hash put two of its cells
 //! in one bucket) is reported once: box queries and `pairs` take an entry only in the first
 //! cell it shares with the query or partner, rays use a per-proxy query stamp. A box spanning
@@ -1472,11 +1478,13 @@ macro_rules! cell_index {
 ///
 /// Choose the cell size near the typical box size ([`suggest_cell_size`](crate::suggest_cell_size)).
 /// Boxes outside the grid are clamped into its edge cells: still correct, only slower if many
-/// boxes live outside. Updates are O(1); the lists are rebuilt in one pass when the next query
-/// or `pairs` call comes, which is the fastest way to get the full pair set of a world of
-/// similar-size moving boxes. When the grid has more than twice as many cells as cell entries
-/// (a few movers in a grid that covers a whole level), `pairs` rebuilds sparsely, touching only
-/// the cells the boxes are in, so its cost follows the boxes rather than the grid's size.
+/// boxes live outside. Updates are O(1); the next query or `pairs` call brings the cell lists
+/// up to date, moving only the entries of boxes that changed cells since the last `pairs`
+/// (a full rebuild in one pass when many did), which is the fastest way to get the full pair
+/// set of a world of similar-size moving boxes. When the grid has more than 32 times as many
+/// cells as cell entries (a few movers in a grid that covers a whole level), `pairs` rebuilds
+/// sparsely instead, touching only the cells the boxes are in, so its cost follows the boxes
+/// rather than the grid's size.
 #[derive(Clone, Debug)]
 pub struct Grid(Cells<GridMap>);
 
@@ -1533,7 +1541,8 @@ cell_index!(Grid);
 /// An unbounded spatial hash: a uniform grid whose cells are hashed into a table of prime size.
 ///
 /// No bounds to choose; memory follows the number of boxes. The table is re-sized at each
-/// reindex to the smallest prime at least `table_factor ×` the number of cell entries
+/// full rebuild (a patch that would leave it far off the target size rebuilds) to the
+/// smallest prime at least `table_factor ×` the number of cell entries
 /// (default 2; the classic advice of 10× the object count trades memory for fewer shared
 /// buckets), or fixed with [`SpatialHash::with_table_size`].
 #[derive(Clone, Debug)]
