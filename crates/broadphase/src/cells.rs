@@ -1304,7 +1304,7 @@ impl<M: CellMap> Cells<M> {
     /// The full pair set, bucket by bucket: two boxes listed in the same cell are tested there,
     /// and reported only if that cell is the first cell both touch (the one at the larger of
     /// their lower corners), so each pair comes out exactly once without query stamps. The
-    /// walk reads the cell lists front to back; [`PairSort`] then puts the pairs in id order.
+    /// walk reads the cell lists front to back; `PairSort` then puts the pairs in id order.
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
         self.reindex_for_pairs();
         out.clear();
