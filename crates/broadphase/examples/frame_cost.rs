@@ -14,6 +14,8 @@
 //!   `tree-reinsert` is a `Tree` that reinserts every leaf leaving its fat box (reinsert share
 //!   1), `tree-refit` one that refits every such leaf in place (share 0), `tree-share=0.01` one
 //!   with the given reinsert share, `tree-margin=0.05` a default `Tree` with the given margin.
+//! - scene `rays`: the bench's first-hit rays, 1,000 a frame, against 25k tiles in a `grid`
+//!   (cell 1.25), `hash` or `tree`.
 //! - scene `quality1k`, `quality10k` (index ignored): the moving scene with a default `Tree`
 //!   for `frames` frames, printing every 50th frame the tree's SAH cost, the cost of a fresh
 //!   bulk build of the same boxes, the nodes the pair search visited in both, and how many
@@ -23,7 +25,7 @@
 //! divide the difference by the difference of the frame counts.
 
 use lore_broadphase::glam::{Vec2, vec2};
-use lore_broadphase::{Aabb, Axis, Grid, ProxyId, SpatialHash, SpatialIndex, Sweep, Tree, World};
+use lore_broadphase::{Aabb, Axis, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree, World};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use std::hint::black_box;
@@ -239,6 +241,49 @@ fn tree_quality(n: usize, frames: usize) -> usize {
     total
 }
 
+/// The bench's ray scene: 158 × 158 unit tiles on a 1.25 lattice in a grid of cell 1.25 (or a
+/// hash of the same cell, or a bulk-built `Tree` of margin 0), 1,000 rays of length 50 from
+/// random points in random directions; a "frame" is the 1,000 first-hit raycasts. Returns the
+/// number of hits.
+fn ray_scene(kind: &str, frames: usize) -> usize {
+    let side = 158.0 * 1.25;
+    match kind {
+        "grid" => rays_in(Grid::covering(Aabb::new(Vec2::ZERO, Vec2::splat(side)).unwrap(), 1.25).unwrap(), |_| {}, frames),
+        "hash" => rays_in(SpatialHash::new(1.25).unwrap(), |_| {}, frames),
+        "tree" => rays_in(Tree::with_margin(0.0).unwrap(), Tree::rebuild, frames),
+        other => panic!("no ray scene for {other}"),
+    }
+}
+
+fn rays_in<I: SpatialIndex>(mut index: I, prepare: impl FnOnce(&mut I), frames: usize) -> usize {
+    let side = 158.0 * 1.25;
+    for y in 0..158 {
+        for x in 0..158 {
+            let min = vec2(x as f32, y as f32) * 1.25;
+            index.insert(Aabb::new(min, min + Vec2::ONE).unwrap()).unwrap();
+        }
+    }
+    prepare(&mut index);
+    let mut rng = Pcg64::seed_from_u64(5);
+    let rays: Vec<Ray> = (0..1000)
+        .map(|_| {
+            let o = vec2(rng.random_range(0.0..side), rng.random_range(0.0..side));
+            let d = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
+            Ray::new(o, d, 50.0).unwrap()
+        })
+        .collect();
+    index.raycast(&rays[0], &mut |_| true);
+    let mut total = 0;
+    let mut times = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let t = Instant::now();
+        total += rays.iter().filter(|r| index.raycast(r, &mut |_| true).0.is_some()).count();
+        times.push(t.elapsed());
+    }
+    report(&mut times);
+    total
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let scene = args.get(1).map_or("static", String::as_str);
@@ -254,6 +299,7 @@ fn main() {
         "moving100k" => with_index!(kind, moving_scene(100_000, frames)),
         "quality1k" => tree_quality(1_000, frames),
         "quality10k" => tree_quality(10_000, frames),
+        "rays" => ray_scene(kind, frames),
         other => panic!("unknown scene {other}"),
     };
     println!("{scene} {kind} {frames} frames: {} pairs in all", black_box(total));
