@@ -1208,17 +1208,20 @@ impl<M: CellMap> Cells<M> {
         let (lim_lo, lim_hi) = self.map.limits(m);
         let (nlo, nhi) = self.map.limits(n);
         let step: i32 = if ray.dir[m] > 0.0 { 1 } else { -1 };
-        // Slack of a few columns at both ends and rows on both sides: rounding in the ray's
-        // points can move a hit point across cell boundaries. Near the origin that is one cell
-        // at most; far from it a point's rounding error (a few units in the last place of the
-        // coordinates and of `t·dir`) can span several cells.
+        // A margin of `eps` (world units) at both ends and on both sides of each column: a box
+        // is listed in the cell of its entry point (the cells of a closed box contain every
+        // point of it, and cell coordinates grow with the point), and the ray's computed points
+        // and column times are off from the true ones by at most a few units in the last place
+        // of the coordinates and of `t·dir`, which `eps` bounds with room to spare. Near the
+        // origin that is a sliver of a cell; far from it, it can be several cells.
         let reach = ray.origin.abs().max_element() + ray.dir.abs().max_element() * t0.abs().max(t1.abs());
-        let slack = 1 + (reach * (8.0 * f32::EPSILON) * self.map.inv_cell()).min(1.0e6) as i32;
-        let c0 = self.map.coord(ray.at(t0)[m], m).saturating_sub(step * slack).clamp(lim_lo, lim_hi);
-        let c1 = self.map.coord(ray.at(t1)[m], m).saturating_add(step * slack).clamp(lim_lo, lim_hi);
+        let eps = (reach + self.map.cell_size()) * (16.0 * f32::EPSILON);
+        let ahead = eps.copysign(ray.dir[m]);
+        let c0 = self.map.coord(ray.at(t0)[m] - ahead, m).clamp(lim_lo, lim_hi);
+        let c1 = self.map.coord(ray.at(t1)[m] + ahead, m).clamp(lim_lo, lim_hi);
         let columns = (i64::from(c1) - i64::from(c0)).unsigned_abs() + 1;
         let slope = (ray.dir[n] / ray.dir[m]).abs();
-        let rows = (slope + 1.0 + 2.0 * slack as f32).min(1.0e9) as u64;
+        let rows = (slope + 2.0 + 2.0 * eps * self.map.inv_cell()).min(1.0e9) as u64;
         if columns.saturating_mul(rows) > 2 * self.slots.len() as u64 + BIG_CELLS {
             for s in 0..self.slots.capacity() as u32 {
                 if !self.slots.is_live(s) || self.is_big[s as usize] {
@@ -1234,23 +1237,20 @@ impl<M: CellMap> Cells<M> {
         }
         let stamp = self.next_stamp();
         let inv = 1.0 / ray.dir[m];
+        // A column's computed entry time is off by at most this.
+        let t_eps = eps * inv.abs();
         let mut c = c0;
-        let mut prev_enter = f32::NEG_INFINITY;
-        let mut past = 0;
         loop {
-            // Stop `slack` columns after the columns start beyond the cutoff.
-            if prev_enter > cutoff {
-                past += 1;
-                if past >= slack {
-                    break;
-                }
-            }
             let (lo, hi) = self.map.span(c, m);
             let (ta, tb) = ((lo - ray.origin[m]) * inv, (hi - ray.origin[m]) * inv);
             let (ta, tb) = (ta.min(tb).clamp(t0, t1), ta.max(tb).clamp(t0, t1));
+            // Every box met from here on is entered past the cutoff: stop.
+            if ta > cutoff + t_eps {
+                break;
+            }
             let (na, nb) = (ray.at(ta)[n], ray.at(tb)[n]);
-            let r0 = self.map.coord(na.min(nb), n).saturating_sub(slack).max(nlo);
-            let r1 = self.map.coord(na.max(nb), n).saturating_add(slack).min(nhi);
+            let r0 = self.map.coord(na.min(nb) - eps, n).max(nlo);
+            let r1 = self.map.coord(na.max(nb) + eps, n).min(nhi);
             for r in r0..=r1 {
                 stats.visited += 1;
                 let (x, y) = if m == 0 { (c, r) } else { (r, c) };
@@ -1268,7 +1268,6 @@ impl<M: CellMap> Cells<M> {
                     }
                 }
             }
-            prev_enter = ta;
             if c == c1 {
                 break;
             }

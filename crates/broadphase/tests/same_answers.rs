@@ -236,6 +236,103 @@ fn pair_order_and_uniqueness() {
     }
 }
 
+/// Rays that run exactly along cell lines, through cell corners and along tile edges (the
+/// tiles' edges lie on the cell lines), starting on them, and the same scene far from the
+/// origin: the grid and the hash walk their cells with a margin of a few units in the last
+/// place, and every first hit and every list of hits must still be brute force's.
+#[test]
+fn rays_along_cell_lines_and_through_corners_find_what_brute_force_finds() {
+    for base in [0.0f32, -40.0, 1.0e4, 1.0e6] {
+        let pitch = 1.25;
+        let corner = Vec2::splat(base);
+        let mut reference = BruteForce::new();
+        let mut others: Vec<Box<dyn SpatialIndex>> = vec![
+            Box::new(Grid::new(corner - Vec2::splat(2.5), pitch, 24, 24).unwrap()),
+            Box::new(Grid::new(corner, pitch, 20, 20).unwrap()),
+            Box::new(SpatialHash::new(pitch).unwrap()),
+        ];
+        // Unit tiles on the lattice, then a few tiles of the full pitch (touching neighbours)
+        // and points on cell corners.
+        let mut boxes = Vec::new();
+        for y in 0..20 {
+            for x in 0..20 {
+                let min = corner + vec2(x as f32, y as f32) * pitch;
+                let side = if (x * 7 + y * 3) % 11 == 0 { pitch } else { 1.0 };
+                if (x + 2 * y) % 3 != 0 {
+                    boxes.push(Aabb::new(min, min + Vec2::splat(side)).unwrap());
+                }
+            }
+        }
+        boxes.extend((0..6).map(|k| Aabb::point(corner + vec2(k as f32 * 3.0, k as f32 * 2.0) * pitch).unwrap()));
+        for b in &boxes {
+            let id = reference.insert(*b).unwrap();
+            for ix in &mut others {
+                assert_eq!(ix.insert(*b).unwrap(), id);
+            }
+        }
+        let dirs = [
+            Vec2::X,
+            Vec2::NEG_X,
+            Vec2::Y,
+            Vec2::NEG_Y,
+            vec2(1.0, 1.0),
+            vec2(-1.0, 1.0),
+            vec2(1.0, -1.0),
+            vec2(2.0, 1.0),
+            vec2(1.0, -2.0),
+            vec2(1.0, 1.0e-3),
+            vec2(-1.0e-3, 1.0),
+        ];
+        let mut rays = 0;
+        let mut found = 0;
+        for i in -1..22 {
+            for j in [-1, 0, 3, 9, 20] {
+                // On a cell corner, on a cell line beside a tile's edge, and inside a cell.
+                for off in [vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.625, 1.0), vec2(0.0, 0.4)] {
+                    let o = corner + vec2(i as f32, j as f32) * pitch + off;
+                    for d in dirs {
+                        for len in [f32::INFINITY, 3.0 * pitch, 0.0] {
+                            let r = Ray::new(o, d, len).unwrap();
+                            rays += 1;
+                            let (want, _) = reference.raycast(&r, &mut |_| true);
+                            let (mut want_all, mut got_all) = (Vec::new(), Vec::new());
+                            reference.raycast_all(&r, &mut filter, &mut want_all);
+                            found += usize::from(want.is_some());
+                            for ix in &mut others {
+                                let (got, _) = ix.raycast(&r, &mut |_| true);
+                                assert_eq!(got, want, "{} base {base}: {r:?}", ix.name());
+                                ix.raycast_all(&r, &mut filter, &mut got_all);
+                                assert_eq!(got_all, want_all, "{} base {base}: all hits of {r:?}", ix.name());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Most rays hit something: the comparisons above are not of empty answers.
+        assert!(found * 2 > rays, "base {base}: {found} of {rays} rays hit");
+        // Rays aimed at tile corners from afar, at every angle: where rounding decides which
+        // side of a cell line a computed point falls on.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ base.to_bits() as u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        for _ in 0..4000 {
+            let target = corner + vec2((rand() * 20.0).floor(), (rand() * 20.0).floor()) * pitch;
+            let from = target + Vec2::from_angle(rand() * core::f32::consts::TAU) * (5.0 + rand() * 40.0);
+            let Ok(r) = Ray::new(from, target - from, f32::INFINITY) else { continue };
+            let (want, _) = reference.raycast(&r, &mut |_| true);
+            for ix in &mut others {
+                let (got, _) = ix.raycast(&r, &mut |_| true);
+                assert_eq!(got, want, "{} base {base}: {r:?}", ix.name());
+            }
+        }
+    }
+}
+
 #[test]
 fn non_finite_input_is_an_error_everywhere() {
     for mut ix in indexes() {
