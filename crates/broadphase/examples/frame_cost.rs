@@ -248,7 +248,9 @@ fn tree_quality(n: usize, frames: usize) -> usize {
 fn ray_scene(kind: &str, frames: usize) -> usize {
     let side = 158.0 * 1.25;
     match kind {
-        "grid" => rays_in(Grid::covering(Aabb::new(Vec2::ZERO, Vec2::splat(side)).unwrap(), 1.25).unwrap(), |_| {}, frames),
+        "grid" => {
+            rays_in(Grid::covering(Aabb::new(Vec2::ZERO, Vec2::splat(side)).unwrap(), 1.25).unwrap(), |_| {}, frames)
+        }
         "hash" => rays_in(SpatialHash::new(1.25).unwrap(), |_| {}, frames),
         "tree" => rays_in(Tree::with_margin(0.0).unwrap(), Tree::rebuild, frames),
         other => panic!("no ray scene for {other}"),
