@@ -44,7 +44,9 @@ impl PairSort {
         out.clear();
         let low = (1u64 << bits) - 1;
         let generations = slots.generations();
-        let pair = |k: u64| {
+        // By value, so the loop that writes the pairs keeps them in registers (captured by
+        // reference, each was loaded again after every write to `out`).
+        let pair = move |k: u64| {
             let (a, b) = ((k >> bits) as u32, (k & low) as u32);
             (ProxyId::new(a, generations[a as usize]), ProxyId::new(b, generations[b as usize]))
         };
