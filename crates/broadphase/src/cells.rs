@@ -1326,7 +1326,8 @@ impl<M: CellMap> Cells<M> {
                 cand.resize(need.max(2 * cand.len()), 0);
             }
             let aabbs = &self.slots.aabbs[..];
-            for (i, p) in items.iter().enumerate() {
+            // (The last entry has no later partner: it is only a `q`.)
+            for (i, p) in items[..k - 1].iter().enumerate() {
                 let key = u64::from(p.slot) << bits;
                 let pb = aabbs[p.slot as usize];
                 for q in &items[i + 1..] {
