@@ -1707,13 +1707,7 @@ mod tests {
     /// between some `pairs` calls. Returns how many `pairs` calls patched the lists.
     fn drive_patched<I: SpatialIndex, M: CellMap>(index: &mut I, cells: fn(&I) -> &Cells<M>, frames: usize) -> usize {
         let mut brute = crate::BruteForce::default();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rand = crate::xorshift_unit(0x2545_f491_4f6c_dd1d);
         let mut ids = Vec::new();
         let mut boxes = Vec::new();
         for _ in 0..300 {

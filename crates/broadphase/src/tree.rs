@@ -977,14 +977,7 @@ mod tests {
 
     impl Swarm {
         fn new(n: usize, speed: f32) -> Self {
-            // A small xorshift generator: deterministic, no dependency.
-            let mut state = 0x9E37_79B9_7F4A_7C15u64;
-            let mut next = move || {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                (state >> 40) as f32 / (1u64 << 24) as f32
-            };
+            let mut next = crate::xorshift_unit(0x9E37_79B9_7F4A_7C15);
             let side = (9.5 * n as f32).sqrt();
             let mut s = Self { pos: Vec::new(), half: Vec::new(), vel: Vec::new(), side };
             for _ in 0..n {
@@ -1085,13 +1078,9 @@ mod tests {
         t.validate().unwrap();
     }
 
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state >> 11
-        }
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut next = crate::xorshift(seed);
+        move || next() >> 11
     }
 
     #[test]

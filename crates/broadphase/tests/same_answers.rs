@@ -5,6 +5,8 @@
 use lore_broadphase::glam::{Vec2, vec2};
 use lore_broadphase::{Aabb, Axis, BruteForce, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree, World};
 use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
 
 fn indexes() -> Vec<Box<dyn SpatialIndex>> {
     vec![
@@ -313,13 +315,8 @@ fn rays_along_cell_lines_and_through_corners_find_what_brute_force_finds() {
         assert!(found * 2 > rays, "base {base}: {found} of {rays} rays hit");
         // Rays aimed at tile corners from afar, at every angle: where rounding decides which
         // side of a cell line a computed point falls on.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ base.to_bits() as u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = Pcg64::seed_from_u64(u64::from(base.to_bits()));
+        let mut rand = move || rng.random::<f32>();
         for _ in 0..4000 {
             let target = corner + vec2((rand() * 20.0).floor(), (rand() * 20.0).floor()) * pitch;
             let from = target + Vec2::from_angle(rand() * core::f32::consts::TAU) * (5.0 + rand() * 40.0);
