@@ -114,24 +114,36 @@ struct Lore<I: SpatialIndex> {
     index: I,
     ids: Vec<ProxyId>,
     pairs: Vec<(ProxyId, ProxyId)>,
+    /// Whether the frame asks for the pairs in id order (`pairs`) or as found
+    /// (`pairs_unsorted`).
+    sorted: bool,
 }
 
 impl<I: SpatialIndex> Lore<I> {
     fn new(mut index: I, scene: &Scene) -> Self {
         let ids = (0..scene.centers.len()).map(|i| index.insert(scene.aabb(i)).unwrap()).collect();
-        Self { index, ids, pairs: Vec::new() }
+        Self { index, ids, pairs: Vec::new(), sorted: true }
+    }
+
+    fn unsorted(self) -> Self {
+        Self { sorted: false, ..self }
     }
 
     fn frame(&mut self, scene: &Scene) -> usize {
         for (i, &id) in self.ids.iter().enumerate() {
             self.index.update(id, scene.aabb(i)).unwrap();
         }
-        self.index.pairs(&mut self.pairs);
+        if self.sorted {
+            self.index.pairs(&mut self.pairs);
+        } else {
+            self.index.pairs_unsorted(&mut self.pairs);
+        }
         self.pairs.len()
     }
 
+    /// The pairs of the last frame as slot pairs, sorted.
     fn pair_set(&self) -> Vec<(u32, u32)> {
-        self.pairs.iter().map(|(a, b)| (a.index(), b.index())).collect()
+        sorted(self.pairs.iter().map(|(a, b)| (a.index(), b.index())).collect())
     }
 }
 
@@ -219,6 +231,9 @@ fn bench_scene(
         let mut tree = Lore::new(Tree::new(), base);
         tree.frame(&s);
         assert_eq!(tree.pair_set(), want, "tree");
+        let mut unsorted = Lore::new(grid_for(&s, 4.0), base).unsorted();
+        unsorted.frame(&s);
+        assert_eq!(unsorted.pair_set(), want, "grid, unsorted");
         let mut sweep = Lore::new(Sweep::new(Axis::X), base);
         sweep.frame(&s);
         assert_eq!(sweep.pair_set(), want, "sweep");
@@ -240,6 +255,14 @@ fn bench_scene(
             })
         });
     }
+    let mut s = base.clone();
+    let mut lore = Lore::new(grid_for(&s, 4.0), &s).unsorted();
+    g.bench_function(BenchmarkId::new(format!("{scene}/lore-grid-4-unsorted"), label), |b| {
+        b.iter(|| {
+            s.step();
+            black_box(lore.frame(&s))
+        })
+    });
     let mut s = base.clone();
     let mut lore = Lore::new(SpatialHash::new(2.5).unwrap(), &s);
     g.bench_function(BenchmarkId::new(format!("{scene}/lore-hash"), label), |b| {

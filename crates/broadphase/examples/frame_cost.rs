@@ -14,6 +14,8 @@
 //!   `tree-reinsert` is a `Tree` that reinserts every leaf leaving its fat box (reinsert share
 //!   1), `tree-refit` one that refits every such leaf in place (share 0), `tree-share=0.01` one
 //!   with the given reinsert share, `tree-margin=0.05` a default `Tree` with the given margin.
+//! - a fourth argument `unsorted` makes the moving scenes (and the movers alone) call
+//!   `pairs_unsorted` instead of `pairs`.
 //! - scene `rays`: the bench's first-hit rays, 1,000 a frame, against 25k tiles in a `grid`
 //!   (cell 1.25), `hash` or `tree`.
 //! - scene `quality1k`, `quality10k` (index ignored): the moving scene with a default `Tree`
@@ -29,6 +31,7 @@ use lore_broadphase::{Aabb, Axis, Grid, ProxyId, Ray, SpatialHash, SpatialIndex,
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 struct Scene {
@@ -99,7 +102,10 @@ fn sparse_movers<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -
     run_frames(&mut index, &mut s, frames)
 }
 
-/// Update + `pairs`, `frames` times.
+/// Whether `run_frames` calls `pairs_unsorted` instead of `pairs` (a fourth argument `unsorted`).
+static UNSORTED: AtomicBool = AtomicBool::new(false);
+
+/// Update + `pairs` (or `pairs_unsorted`), `frames` times.
 fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> usize {
     let ids: Vec<ProxyId> = (0..s.centers.len()).map(|i| index.insert(s.aabb(i)).unwrap()).collect();
     let mut pairs = Vec::new();
@@ -112,7 +118,11 @@ fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> u
         for (i, &id) in ids.iter().enumerate() {
             index.update(id, s.aabb(i)).unwrap();
         }
-        index.pairs(&mut pairs);
+        if UNSORTED.load(Ordering::Relaxed) {
+            index.pairs_unsorted(&mut pairs);
+        } else {
+            index.pairs(&mut pairs);
+        }
         times.push(t.elapsed());
         total += pairs.len();
     }
@@ -291,6 +301,7 @@ fn main() {
     let scene = args.get(1).map_or("static", String::as_str);
     let kind = args.get(2).map_or("grid", String::as_str);
     let frames: usize = args.get(3).map_or(10, |f| f.parse().unwrap());
+    UNSORTED.store(args.get(4).is_some_and(|a| a == "unsorted"), Ordering::Relaxed);
     let total = match scene {
         "static" => with_index!(kind, static_scene(frames)),
         "static-offset" => with_index!(kind, static_offset_scene(frames)),

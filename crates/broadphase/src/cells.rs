@@ -24,7 +24,7 @@
 //! flood the table: every query tests that list, and `pairs` finds a big box's partners with
 //! one box query over its cells.
 
-use crate::pairs::PairSort;
+use crate::pairs::{Order, PairSort};
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
@@ -1306,8 +1306,9 @@ impl<M: CellMap> Cells<M> {
     /// The full pair set, bucket by bucket: two boxes listed in the same cell are tested there,
     /// and reported only if that cell is the first cell both touch (the one at the larger of
     /// their lower corners), so each pair comes out exactly once without query stamps. The
-    /// walk reads the cell lists front to back; `PairSort` then puts the pairs in id order.
-    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+    /// walk reads the cell lists front to back; `PairSort` then puts the pairs in id order (or,
+    /// for `pairs_unsorted`, leaves them in the walk's order).
+    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, order: Order) -> QueryStats {
         self.reindex_for_pairs();
         out.clear();
         let mut stats = QueryStats::default();
@@ -1359,7 +1360,7 @@ impl<M: CellMap> Cells<M> {
                 }
             });
         }
-        self.pair_sort.sort_into(&cand[..n], bits, &self.slots, out);
+        self.pair_sort.sort_into(&cand[..n], bits, &self.slots, out, order);
         self.cand = cand;
         stats.hits = out.len() as u64;
         stats
@@ -1468,7 +1469,10 @@ macro_rules! cell_index {
                 self.0.raycast_all(ray, filter, out)
             }
             fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-                self.0.pairs(out)
+                self.0.pairs(out, Order::Ids)
+            }
+            fn pairs_unsorted(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+                self.0.pairs(out, Order::Found)
             }
             fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
                 self.0.debug_view(visit)

@@ -1,4 +1,5 @@
-//! The last step of every index's `pairs`: pair keys `(a << bits) | b` into id pairs, sorted.
+//! The last step of every index's `pairs`: pair keys `(a << bits) | b` into id pairs, sorted
+//! (or, for `pairs_unsorted`, as they were found).
 //!
 //! An index finds its pairs in its own order (cell by cell, node by node) and packs each as a
 //! key whose order is the pairs' order. [`PairSort`] sorts the keys by their first slot `a`
@@ -27,6 +28,15 @@ const SHORT_MOVE: usize = 8;
 /// of 9.)
 const MIN_DIGIT: u32 = 12;
 
+/// The order an index's pair call asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// Sorted by id ([`SpatialIndex::pairs`](crate::SpatialIndex::pairs)).
+    Ids,
+    /// As the index found them ([`SpatialIndex::pairs_unsorted`](crate::SpatialIndex::pairs_unsorted)).
+    Found,
+}
+
 /// The buffers of the pair sort, kept between frames.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairSort {
@@ -37,10 +47,18 @@ pub(crate) struct PairSort {
 }
 
 impl PairSort {
-    /// Writes the pairs of `keys` into `out` (replaced) in key order, each key
-    /// `(a << bits) | b` becoming `(id of slot a, id of slot b)`. Every slot must be below
-    /// `2^bits` and below `slots.capacity()`, and no key may appear twice.
-    pub(crate) fn sort_into(&mut self, keys: &[u64], bits: u32, slots: &Slots, out: &mut Vec<(ProxyId, ProxyId)>) {
+    /// Writes the pairs of `keys` into `out` (replaced), each key `(a << bits) | b` becoming
+    /// `(id of slot a, id of slot b)`: in key order for [`Order::Ids`], in the order of `keys`
+    /// for [`Order::Found`]. Every slot must be below `2^bits` and below `slots.capacity()`,
+    /// and no key may appear twice.
+    pub(crate) fn sort_into(
+        &mut self,
+        keys: &[u64],
+        bits: u32,
+        slots: &Slots,
+        out: &mut Vec<(ProxyId, ProxyId)>,
+        order: Order,
+    ) {
         out.clear();
         let low = (1u64 << bits) - 1;
         let generations = slots.generations();
@@ -50,6 +68,10 @@ impl PairSort {
             let (a, b) = ((k >> bits) as u32, (k & low) as u32);
             (ProxyId::new(a, generations[a as usize]), ProxyId::new(b, generations[b as usize]))
         };
+        if order == Order::Found {
+            out.extend(keys.iter().map(|&k| pair(k)));
+            return;
+        }
         let n = keys.len();
         if n < SMALL {
             let sorted = &mut self.buffers[0];
@@ -194,7 +216,7 @@ mod tests {
 
     fn sorted_pairs(keys: &[u64], bits: u32, slots: &Slots) -> Vec<(ProxyId, ProxyId)> {
         let mut out = Vec::new();
-        PairSort::default().sort_into(keys, bits, slots, &mut out);
+        PairSort::default().sort_into(keys, bits, slots, &mut out, Order::Ids);
         out
     }
 
@@ -250,7 +272,7 @@ mod tests {
         let mut out = Vec::new();
         for round in 0..4u64 {
             let k = keys(700 + 900 * round, 10, 1000 - round);
-            sort.sort_into(&k, 10, &s, &mut out);
+            sort.sort_into(&k, 10, &s, &mut out, Order::Ids);
             assert_eq!(out, want(&k, 10, &s));
         }
     }

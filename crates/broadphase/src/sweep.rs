@@ -2,7 +2,7 @@
 //! insertion sort, which is nearly linear when boxes move a little per frame (temporal
 //! coherence). A box can overlap only the boxes that start before it ends on that axis.
 
-use crate::pairs::PairSort;
+use crate::pairs::{Order, PairSort};
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
@@ -205,6 +205,18 @@ impl SpatialIndex for Sweep {
     }
 
     fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.pairs_in(out, Order::Ids)
+    }
+
+    fn pairs_unsorted(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.pairs_in(out, Order::Found)
+    }
+
+    fn debug_view(&mut self, _visit: &mut dyn FnMut(Aabb, u32)) {}
+}
+
+impl Sweep {
+    fn pairs_in(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, order: Order) -> QueryStats {
         self.refresh();
         let a = self.a();
         let mut packed = core::mem::take(&mut self.packed);
@@ -225,11 +237,9 @@ impl SpatialIndex for Sweep {
                 }
             }
         }
-        self.pair_sort.sort_into(&packed, bits, &self.slots, out);
+        self.pair_sort.sort_into(&packed, bits, &self.slots, out, order);
         self.packed = packed;
         stats.hits = out.len() as u64;
         stats
     }
-
-    fn debug_view(&mut self, _visit: &mut dyn FnMut(Aabb, u32)) {}
 }

@@ -19,7 +19,7 @@
 //! node's children smaller. If the tree's surface-area cost ([`Tree::sah_cost`]) still climbs
 //! past [`Tree::REBUILD_FACTOR`] times its value after the last bulk build, the tree is rebuilt.
 
-use crate::pairs::PairSort;
+use crate::pairs::{Order, PairSort};
 use crate::proxy::Slots;
 use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
 use alloc::vec::Vec;
@@ -834,11 +834,37 @@ impl SpatialIndex for Tree {
         stats
     }
 
+    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.pairs_in(out, Order::Ids)
+    }
+
+    fn pairs_unsorted(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+        self.pairs_in(out, Order::Found)
+    }
+
+    fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
+        self.refit();
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = alloc::vec![(self.root, 0u32)];
+        while let Some((i, depth)) = stack.pop() {
+            let n = self.nodes[i as usize];
+            visit(n.aabb, depth);
+            if !n.is_leaf() {
+                stack.push((n.child1, depth + 1));
+                stack.push((n.child2, depth + 1));
+            }
+        }
+    }
+}
+
+impl Tree {
     /// Every pair once: two leaves meet only under their lowest common ancestor, so the tree
     /// is tested against itself by crossing the two children of every internal node, opening
     /// both sides of an overlapping pair of internal nodes at once (the internal side of a
     /// node and a leaf). `PairSort` puts the pairs in id order.
-    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
+    fn pairs_in(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, order: Order) -> QueryStats {
         self.refit();
         out.clear();
         let mut stats = QueryStats::default();
@@ -898,27 +924,11 @@ impl SpatialIndex for Tree {
                 }
             }
         }
-        self.pair_sort.sort_into(&packed, bits, &self.slots, out);
+        self.pair_sort.sort_into(&packed, bits, &self.slots, out, order);
         self.packed = packed;
         self.pair_stack = stack;
         stats.hits = out.len() as u64;
         stats
-    }
-
-    fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
-        self.refit();
-        if self.root == NULL {
-            return;
-        }
-        let mut stack = alloc::vec![(self.root, 0u32)];
-        while let Some((i, depth)) = stack.pop() {
-            let n = self.nodes[i as usize];
-            visit(n.aabb, depth);
-            if !n.is_leaf() {
-                stack.push((n.child1, depth + 1));
-                stack.push((n.child2, depth + 1));
-            }
-        }
     }
 }
 

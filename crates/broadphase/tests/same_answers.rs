@@ -115,12 +115,22 @@ fn build(ops: &[Op]) -> (BruteForce, Vec<Box<dyn SpatialIndex>>) {
                     let mut p = Vec::new();
                     ix.pairs(&mut p);
                     assert_eq!(p, a, "{} pairs mid-run", ix.name());
+                    ix.pairs_unsorted(&mut p);
+                    assert_eq!(sorted(&p), a, "{} unsorted pairs mid-run", ix.name());
                 }
             }
             _ => {}
         }
     }
     (reference, others)
+}
+
+/// `pairs` sorted, after checking that each pair is `(a, b)` with `a < b`.
+fn sorted(pairs: &[(ProxyId, ProxyId)]) -> Vec<(ProxyId, ProxyId)> {
+    assert!(pairs.iter().all(|(a, b)| a < b), "a pair out of order within");
+    let mut pairs = pairs.to_vec();
+    pairs.sort_unstable();
+    pairs
 }
 
 fn filter(id: ProxyId) -> bool {
@@ -132,6 +142,15 @@ fn check_scene(ops: &[Op], areas: &[Aabb], points: &[(f32, f32)], rays: &[Ray]) 
     let (mut reference, mut others) = build(ops);
     let mut want_pairs = Vec::new();
     reference.pairs(&mut want_pairs);
+    // Unsorted pairs: the same set, and the same order from indexes given the same calls.
+    let (_, mut twins) = build(ops);
+    for (ix, twin) in others.iter_mut().zip(&mut twins) {
+        let (mut got, mut again) = (Vec::new(), Vec::new());
+        ix.pairs_unsorted(&mut got);
+        twin.pairs_unsorted(&mut again);
+        prop_assert_eq!(&got, &again, "{} unsorted pairs of the same calls", ix.name());
+        prop_assert_eq!(sorted(&got), want_pairs.clone(), "{} unsorted pairs", ix.name());
+    }
     for ix in &mut others {
         let name = ix.name();
         prop_assert_eq!(ix.len(), reference.len());
