@@ -9,7 +9,8 @@
 //!   scene `static-tree`: the same with the tiles in a bulk-built `Tree` of margin 0;
 //!   scene `movers`: the static scene's movers alone (no tiles);
 //!   scene `moving1k`, `moving10k`, `moving100k`: boxes of half extent 0.5–2.0 at about 2.6
-//!   overlaps per box, all moving, update + `pairs`.
+//!   overlaps per box, all moving, update + `pairs`; scene `mixed10k`: the bench's mixed-size
+//!   scene (10k moving boxes, one in 200 with half extents 10–40).
 //! - index (movers' index): `grid` (cell 4), `grid2.5`, `grid1.25`, `hash`, `tree`, `sweep`;
 //!   `tree-reinsert` is a `Tree` that reinserts every leaf leaving its fat box (reinsert share
 //!   1), `tree-refit` one that refits every such leaf in place (share 0), `tree-share=0.01` one
@@ -175,7 +176,21 @@ fn static_scene_of<S: SpatialIndex, M: SpatialIndex>(
 
 /// Runs `frames` frames of the moving scene of `n` boxes.
 fn moving_scene<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, n: usize, frames: usize) -> usize {
-    let mut s = Scene::new(n, 7);
+    moving_scene_of(make, Scene::new(n, 7), frames)
+}
+
+/// The bench's mixed-size scene: the moving scene of 10k boxes with one box in 200 made huge
+/// (half extents 10–40).
+fn mixed_scene<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, frames: usize) -> usize {
+    let mut s = Scene::new(10_000, 7);
+    let mut rng = Pcg64::seed_from_u64(7 ^ 0x5123);
+    for h in s.halves.iter_mut().step_by(200) {
+        *h = vec2(rng.random_range(10.0..40.0), rng.random_range(10.0..40.0));
+    }
+    moving_scene_of(make, s, frames)
+}
+
+fn moving_scene_of<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, mut s: Scene, frames: usize) -> usize {
     let area = Aabb::new(vec2(-2.0, -2.0), Vec2::splat(s.side + 2.0)).unwrap();
     let mut index = make(area);
     run_frames(&mut index, &mut s, frames)
@@ -310,6 +325,7 @@ fn main() {
         "moving1k" => with_index!(kind, moving_scene(1_000, frames)),
         "moving10k" => with_index!(kind, moving_scene(10_000, frames)),
         "moving100k" => with_index!(kind, moving_scene(100_000, frames)),
+        "mixed10k" => with_index!(kind, mixed_scene(frames)),
         "quality1k" => tree_quality(1_000, frames),
         "quality10k" => tree_quality(10_000, frames),
         "rays" => ray_scene(kind, frames),
