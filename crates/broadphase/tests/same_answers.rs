@@ -551,3 +551,55 @@ proptest! {
         world_frames(&statics, &movers, &frames)?;
     }
 }
+
+/// A world too big for the cache (40k boxes: the grid and the hash prefetch the boxes of the
+/// buckets ahead there), moving for a few frames: every index pairs like the sweep, sorted
+/// and unsorted.
+#[test]
+fn forty_thousand_moving_boxes_pair_alike_everywhere() {
+    let n = 40_000;
+    let side = (9.5 * n as f32).sqrt();
+    let mut rng = Pcg64::seed_from_u64(40);
+    let mut boxes: Vec<(Vec2, Vec2, Vec2)> = (0..n)
+        .map(|_| {
+            let c = vec2(rng.random_range(0.0..side), rng.random_range(0.0..side));
+            let h = vec2(rng.random_range(0.5..2.0), rng.random_range(0.5..2.0));
+            let v = vec2(rng.random_range(-0.5..0.5), rng.random_range(-0.5..0.5));
+            (c, h, v)
+        })
+        .collect();
+    let area = Aabb::new(Vec2::splat(-2.0), Vec2::splat(side + 2.0)).unwrap();
+    let mut reference = Sweep::new(Axis::X);
+    let mut others: Vec<Box<dyn SpatialIndex>> = vec![
+        Box::new(Grid::covering(area, 4.0).unwrap()),
+        Box::new(SpatialHash::new(4.0).unwrap()),
+        Box::new(Tree::new()),
+    ];
+    for &(c, h, _) in &boxes {
+        let b = Aabb::from_center(c, h).unwrap();
+        let id = reference.insert(b).unwrap();
+        for ix in &mut others {
+            assert_eq!(ix.insert(b).unwrap(), id);
+        }
+    }
+    let ids = reference.ids();
+    let (mut want, mut got) = (Vec::new(), Vec::new());
+    for frame in 0..4 {
+        reference.pairs(&mut want);
+        assert!(want.len() > n, "frame {frame}: only {} pairs", want.len());
+        for ix in &mut others {
+            ix.pairs(&mut got);
+            assert_eq!(got, want, "{} pairs, frame {frame}", ix.name());
+            ix.pairs_unsorted(&mut got);
+            assert_eq!(sorted(&got), want, "{} unsorted pairs, frame {frame}", ix.name());
+        }
+        for (&id, (c, h, v)) in ids.iter().zip(&mut boxes) {
+            *c += *v;
+            let b = Aabb::from_center(*c, *h).unwrap();
+            reference.update(id, b).unwrap();
+            for ix in &mut others {
+                ix.update(id, b).unwrap();
+            }
+        }
+    }
+}
