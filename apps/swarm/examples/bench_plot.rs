@@ -12,8 +12,9 @@ use lore_render::{Batch, Camera, Color, Input};
 use std::path::{Path, PathBuf};
 
 const SIZES: [(&str, f32); 3] = [("1k", 1e3), ("10k", 1e4), ("100k", 1e5)];
-const SERIES: [(&str, &str); 7] = [
+const SERIES: [(&str, &str); 8] = [
     ("lore-grid-4", "lore Grid (cell 4)"),
+    ("lore-grid-4-unsorted", "lore Grid, unsorted pairs"),
     ("lore-hash", "lore SpatialHash"),
     ("lore-tree", "lore Tree"),
     ("lore-sweep", "lore Sweep"),
@@ -93,6 +94,7 @@ fn main() -> std::process::ExitCode {
     let out = PathBuf::from(args.next().unwrap_or_else(|| "docs/img/broadphase-time-vs-n.png".into()));
     let colors = [
         Color::rgb(200, 40, 40),
+        Color::rgb(120, 20, 20),
         Color::rgb(230, 130, 20),
         Color::rgb(40, 150, 60),
         Color::rgb(120, 80, 200),
