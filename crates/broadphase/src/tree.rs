@@ -863,7 +863,8 @@ impl Tree {
     /// Every pair once: two leaves meet only under their lowest common ancestor, so the tree
     /// is tested against itself by crossing the two children of every internal node, opening
     /// both sides of an overlapping pair of internal nodes at once (the internal side of a
-    /// node and a leaf). `PairSort` puts the pairs in id order.
+    /// node and a leaf). `PairSort` puts the pairs in id order, or for `pairs_unsorted` leaves
+    /// them in the order of the descent.
     fn pairs_in(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, order: Order) -> QueryStats {
         self.refit();
         out.clear();
