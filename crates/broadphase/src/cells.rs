@@ -1336,9 +1336,9 @@ impl<M: CellMap> Cells<M> {
         let (mut cand, mut n) = (core::mem::take(&mut self.cand), 0);
         // A box table bigger than the cache: each bucket's boxes are read from all over it, so
         // the reads of a bucket a few ahead are started now, to arrive by the time it is tested.
-        let ahead = if self.slots.capacity() > PREFETCH_ABOVE { PREFETCH_AHEAD } else { usize::MAX };
+        let prefetching = self.slots.capacity() > PREFETCH_ABOVE;
         for (c, &(lo, hi)) in self.crowded.iter().enumerate() {
-            if let Some(&(plo, phi)) = c.checked_add(ahead).and_then(|a| self.crowded.get(a)) {
+            if prefetching && let Some(&(plo, phi)) = self.crowded.get(c + PREFETCH_AHEAD) {
                 let aabbs = self.slots.aabbs.as_ptr();
                 for item in &self.items[plo as usize..phi as usize] {
                     prefetch(aabbs.wrapping_add(item.slot as usize));

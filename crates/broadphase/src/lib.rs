@@ -75,6 +75,7 @@ mod stats;
 mod sweep;
 mod tree;
 mod tune;
+mod world;
 
 /// A small xorshift generator for the tests (deterministic, no dependency): each call steps
 /// the state and returns it.
@@ -94,7 +95,6 @@ pub(crate) fn xorshift_unit(seed: u64) -> impl FnMut() -> f32 {
     let mut next = xorshift(seed);
     move || (next() >> 40) as f32 / (1u64 << 24) as f32
 }
-mod world;
 
 pub use aabb::{Aabb, Ray, RayHit};
 pub use brute::BruteForce;
