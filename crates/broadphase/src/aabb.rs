@@ -1,6 +1,6 @@
 //! Axis-aligned boxes and rays: the only geometry an index sees.
 
-use crate::Error;
+use crate::error::Error;
 use glam::Vec2;
 
 /// An axis-aligned box with finite corners, `min <= max` on both axes.
@@ -283,7 +283,7 @@ impl Ray {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit {
     /// The proxy hit.
-    pub id: crate::ProxyId,
+    pub id: crate::id::ProxyId,
     /// Entry parameter, `0` when the ray starts inside the box.
     pub t: f32,
 }

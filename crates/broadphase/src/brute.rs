@@ -1,8 +1,13 @@
 //! Brute force: every query tests every box. The reference the other indexes are checked
 //! against, and the right choice for a few dozen boxes.
 
-use crate::proxy::Slots;
-use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
+use crate::aabb::{Aabb, Ray, RayHit};
+use crate::error::Error;
+use crate::hits::sort_hits;
+use crate::id::ProxyId;
+use crate::index::SpatialIndex;
+use crate::slots::Slots;
+use crate::stats::QueryStats;
 use alloc::vec::Vec;
 
 /// The reference index: a list of boxes, every query O(n), pairs O(n²).

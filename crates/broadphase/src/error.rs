@@ -1,6 +1,6 @@
 //! The one error type of the crate.
 
-use crate::ProxyId;
+use crate::id::ProxyId;
 
 /// Everything a caller can get wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

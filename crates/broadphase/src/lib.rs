@@ -65,183 +65,38 @@
 
 extern crate alloc;
 
+// How the modules stack: each uses only modules before it in this line (the root only
+// re-exports): id, error, aabb, stats, slots, pairs, index, hits; then the indexes brute,
+// sweep, cells, tree, each on its own; then world (any two indexes) and tune (boxes only).
 mod aabb;
 mod brute;
 mod cells;
 mod error;
+mod hits;
+mod id;
+mod index;
 mod pairs;
-mod proxy;
+mod slots;
 mod stats;
 mod sweep;
+#[cfg(test)]
+mod test_rng;
 mod tree;
 mod tune;
 mod world;
-
-/// A small xorshift generator for the tests (deterministic, no dependency): each call steps
-/// the state and returns it.
-#[cfg(test)]
-pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    }
-}
-
-/// Floats in `[0, 1)` from [`xorshift`] (its top 24 bits).
-#[cfg(test)]
-pub(crate) fn xorshift_unit(seed: u64) -> impl FnMut() -> f32 {
-    let mut next = xorshift(seed);
-    move || (next() >> 40) as f32 / (1u64 << 24) as f32
-}
 
 pub use aabb::{Aabb, Ray, RayHit};
 pub use brute::BruteForce;
 pub use cells::{Grid, SpatialHash};
 pub use error::Error;
 pub use glam;
-pub use proxy::ProxyId;
+pub use id::ProxyId;
+pub use index::SpatialIndex;
 pub use stats::QueryStats;
 pub use sweep::{Axis, Sweep};
 pub use tree::Tree;
 pub use tune::{CellSizeAdvice, suggest_cell_size};
 pub use world::World;
 
-use alloc::vec::Vec;
-use glam::Vec2;
-
-/// A spatial index of boxes under [`ProxyId`]s.
-///
-/// Every implementation answers every query exactly as [`BruteForce`] does, in the same order
-/// ([`SpatialIndex::pairs_unsorted`] alone gives the same set in the index's own order).
-/// The trait is object safe (`Box<dyn SpatialIndex>`), so an index can be chosen at run time.
-pub trait SpatialIndex: core::fmt::Debug {
-    /// A short lowercase name ("grid", "hash", "tree", "sweep", "brute").
-    fn name(&self) -> &'static str;
-
-    /// Number of live proxies.
-    fn len(&self) -> usize;
-
-    /// Whether the index holds no proxy.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Adds a box; returns its new id.
-    ///
-    /// # Errors
-    /// [`Error::Full`] past `u32::MAX - 1` live proxies.
-    fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error>;
-
-    /// Removes a proxy; returns its box.
-    ///
-    /// # Errors
-    /// [`Error::StaleId`] when `id` is not live here.
-    fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error>;
-
-    /// Moves a proxy to a new box.
-    ///
-    /// # Errors
-    /// [`Error::StaleId`] when `id` is not live here.
-    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error>;
-
-    /// The current box of a live proxy.
-    fn aabb(&self, id: ProxyId) -> Option<Aabb>;
-
-    /// Removes every proxy (all ids go stale), keeping allocations.
-    fn clear(&mut self);
-
-    /// The live ids, ascending.
-    fn ids(&self) -> Vec<ProxyId>;
-
-    /// Every live proxy's id, ascending, into `ids` and its box into `boxes` at the same
-    /// position (both replaced): [`SpatialIndex::ids`] and [`SpatialIndex::aabb`] in one pass
-    /// into reused vectors. [`World::pairs`] reads its moving index this way each frame.
-    fn ids_and_boxes(&self, ids: &mut Vec<ProxyId>, boxes: &mut Vec<Aabb>) {
-        ids.clear();
-        boxes.clear();
-        for id in self.ids() {
-            if let Some(aabb) = self.aabb(id) {
-                ids.push(id);
-                boxes.push(aabb);
-            }
-        }
-    }
-
-    /// Every proxy whose box overlaps `area`, ascending, into `out` (replaced).
-    fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats;
-
-    /// Many box queries at once: for each `areas[i]`, every proxy whose box overlaps it, as
-    /// `(i, id)`, sorted by `i` then id, into `out` (replaced). The same answers as
-    /// [`SpatialIndex::query_aabb`] on each area in turn; the grid and the hash reindex once and
-    /// skip the per-query set-up. [`World::pairs`] queries its static index this way.
-    fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
-        out.clear();
-        let mut found = Vec::new();
-        let mut stats = QueryStats::default();
-        for (i, area) in areas.iter().enumerate() {
-            stats = stats.plus(self.query_aabb(area, &mut found));
-            out.extend(found.iter().map(|&id| (i, id)));
-        }
-        stats
-    }
-
-    /// The pairs between boxes kept elsewhere and this index: for each `areas[i]`, `(ids[i], id)`
-    /// for every proxy `id` here whose box overlaps it, grouped by `i` in order and sorted by
-    /// `id` within each group, into `out` (replaced). Unpaired entries of the longer slice are
-    /// ignored. The same answers as [`SpatialIndex::query_aabbs`] with each `i` replaced by
-    /// `ids[i]`; [`World::pairs`] finds its (mover, static) pairs this way, so a grid can write
-    /// them directly.
-    fn pairs_with(&mut self, ids: &[ProxyId], areas: &[Aabb], out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-        let areas = &areas[..areas.len().min(ids.len())];
-        let mut found = Vec::new();
-        let stats = self.query_aabbs(areas, &mut found);
-        out.clear();
-        out.extend(found.iter().map(|&(i, id)| (ids[i], id)));
-        stats
-    }
-
-    /// Every proxy whose box contains `point`, ascending, into `out` (replaced).
-    ///
-    /// # Errors
-    /// As [`Aabb::point`]: NaN, infinite or out-of-range points are refused.
-    fn query_point(&mut self, point: Vec2, out: &mut Vec<ProxyId>) -> Result<QueryStats, Error> {
-        let area = Aabb::point(point)?;
-        Ok(self.query_aabb(&area, out))
-    }
-
-    /// The first box along `ray` among those `filter` accepts (smallest entry `t`, ties to the
-    /// smaller id). `filter` is called only for boxes the ray touches.
-    fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats);
-
-    /// Every box along `ray` that `filter` accepts, sorted by `t` then id, into `out` (replaced).
-    fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats;
-
-    /// Every overlapping pair `(a, b)`, `a < b`, sorted, each once, into `out` (replaced): the
-    /// broad phase's reindex + query in one call.
-    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats;
-
-    /// The pairs of [`SpatialIndex::pairs`] (each `(a, b)` with `a < b`, each once) in the order
-    /// the index finds them instead of sorted: the same set, without the sort that `pairs`
-    /// ends with (in a grid of moving boxes, about an eighth of the instructions of a frame).
-    /// For a caller that does not need id order, e.g. one that looks each pair up in a hash
-    /// map of contacts.
-    ///
-    /// The order is deterministic: it depends only on the calls made to the index since it
-    /// was created, so the same calls give the same order on every run and machine. It differs
-    /// between kinds of index and changes as boxes move. Brute force gives id order.
-    fn pairs_unsorted(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-        self.pairs(out)
-    }
-
-    /// Shows the index's structure for debugging and heat maps: calls `visit(rect, weight)` for
-    /// each occupied grid or hash cell (weight = proxies listed there) or each tree node
-    /// (weight = depth). Brute force and the sweep show nothing.
-    fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32));
-}
-
-/// Sorts hits into ray order (by `t`, ties to the smaller id).
-pub(crate) fn sort_hits(hits: &mut [RayHit]) {
-    hits.sort_unstable_by(|a, b| a.t.total_cmp(&b.t).then(a.id.cmp(&b.id)));
-}
+#[cfg(test)]
+pub(crate) use test_rng::{xorshift, xorshift_unit};

@@ -10,8 +10,8 @@
 //! found out of order finishes the job. The radix sort of whole keys this replaced took two
 //! passes at 1k slots and three at 10k and 100k.
 
-use crate::ProxyId;
-use crate::proxy::Slots;
+use crate::id::ProxyId;
+use crate::slots::Slots;
 use alloc::vec::Vec;
 
 /// Fewer keys than this are sorted by comparison (the radix sort's count tables would cost
@@ -199,7 +199,7 @@ fn count<const P: usize>(keys: &[u64], counts: &mut [u32], base: u32, digit: u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Aabb;
+    use crate::aabb::Aabb;
 
     /// `n` live slots, every third one removed and filled again (generation 1).
     fn slots(n: usize) -> Slots {

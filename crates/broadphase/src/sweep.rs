@@ -2,9 +2,14 @@
 //! insertion sort, which is nearly linear when boxes move a little per frame (temporal
 //! coherence). A box can overlap only the boxes that start before it ends on that axis.
 
+use crate::aabb::{Aabb, Ray, RayHit};
+use crate::error::Error;
+use crate::hits::sort_hits;
+use crate::id::ProxyId;
+use crate::index::SpatialIndex;
 use crate::pairs::{Order, PairSort};
-use crate::proxy::Slots;
-use crate::{Aabb, Error, ProxyId, QueryStats, Ray, RayHit, SpatialIndex, sort_hits};
+use crate::slots::Slots;
+use crate::stats::QueryStats;
 use alloc::vec::Vec;
 
 /// The axis a [`Sweep`] sorts on: the one the action spreads along.

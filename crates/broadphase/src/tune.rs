@@ -1,6 +1,6 @@
 //! Choosing a cell size for [`Grid`](crate::Grid) and [`SpatialHash`](crate::SpatialHash).
 
-use crate::Aabb;
+use crate::aabb::Aabb;
 use alloc::vec::Vec;
 
 /// A suggested cell size and what it implies, from [`suggest_cell_size`].

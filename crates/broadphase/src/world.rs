@@ -1,6 +1,9 @@
 //! A static index and a moving index side by side.
 
-use crate::{Aabb, ProxyId, QueryStats, SpatialIndex};
+use crate::aabb::Aabb;
+use crate::id::ProxyId;
+use crate::index::SpatialIndex;
+use crate::stats::QueryStats;
 use alloc::vec::Vec;
 
 /// Static and moving boxes in two indexes, so static boxes cost nothing per frame.

@@ -1,62 +1,10 @@
-//! Proxy ids and the slot table every index keeps its boxes in.
-//!
-//! All indexes allocate ids the same way (lowest-cost: the most recently freed slot first, a new
-//! slot otherwise), so the same sequence of inserts and removals gives the same ids in every
-//! index. That is what lets the tests compare any index with [`BruteForce`](crate::BruteForce)
-//! answer for answer.
+//! The slot table every index keeps its boxes in: each box by slot, with the slot's generation
+//! and liveness, and the free list that hands out ids (see [`crate::ProxyId`]).
 
-use crate::{Aabb, Error};
+use crate::aabb::Aabb;
+use crate::error::Error;
+use crate::id::ProxyId;
 use alloc::vec::Vec;
-
-/// A handle to one box in one index: a slot index plus the slot's generation.
-///
-/// A removed proxy's id goes stale: every method given it returns `None` or
-/// [`Error::StaleId`], even after its slot is reused by a later insert (which gets a new
-/// generation). Ids order by slot index first, so among live proxies the order is the slot order.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ProxyId {
-    index: u32,
-    generation: u32,
-}
-
-impl ProxyId {
-    /// The id of slot `index` at generation `generation`.
-    #[inline]
-    pub(crate) const fn new(index: u32, generation: u32) -> Self {
-        Self { index, generation }
-    }
-
-    /// The slot index: dense from 0, reused after removal. Handy as an index into a side table.
-    #[must_use]
-    pub fn index(self) -> u32 {
-        self.index
-    }
-
-    /// The generation of the slot when this id was issued.
-    #[must_use]
-    pub fn generation(self) -> u32 {
-        self.generation
-    }
-
-    /// Packs the id into a `u64` (generation high, index low).
-    #[must_use]
-    pub fn to_bits(self) -> u64 {
-        (u64::from(self.generation) << 32) | u64::from(self.index)
-    }
-
-    /// The id packed by [`ProxyId::to_bits`]. An id made up this way is just stale if no index
-    /// issued it.
-    #[must_use]
-    pub fn from_bits(bits: u64) -> Self {
-        Self { index: bits as u32, generation: (bits >> 32) as u32 }
-    }
-}
-
-impl core::fmt::Debug for ProxyId {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}v{}", self.index, self.generation)
-    }
-}
 
 /// The boxes of one index, by slot.
 #[derive(Clone, Debug, Default)]
@@ -92,15 +40,15 @@ impl Slots {
             i
         };
         self.len += 1;
-        Ok(ProxyId { index, generation: self.generation[index as usize] })
+        Ok(ProxyId::new(index, self.generation[index as usize]))
     }
 
     /// The slot of a live id.
     #[inline]
     pub(crate) fn slot(&self, id: ProxyId) -> Result<u32, Error> {
-        let i = id.index as usize;
-        if i < self.live.len() && self.live[i] && self.generation[i] == id.generation {
-            Ok(id.index)
+        let i = id.index() as usize;
+        if i < self.live.len() && self.live[i] && self.generation[i] == id.generation() {
+            Ok(id.index())
         } else {
             Err(Error::StaleId(id))
         }
@@ -128,7 +76,7 @@ impl Slots {
     /// The id of live slot `slot`.
     #[inline]
     pub(crate) fn id(&self, slot: u32) -> ProxyId {
-        ProxyId { index: slot, generation: self.generation[slot as usize] }
+        ProxyId::new(slot, self.generation[slot as usize])
     }
 
     /// The generation of each slot, by slot (a live slot's id is its index and generation).
@@ -149,7 +97,7 @@ impl Slots {
         boxes.clear();
         for (i, ((&live, &generation), &aabb)) in self.live.iter().zip(&self.generation).zip(&self.aabbs).enumerate() {
             if live {
-                ids.push(ProxyId { index: i as u32, generation });
+                ids.push(ProxyId::new(i as u32, generation));
                 boxes.push(aabb);
             }
         }
