@@ -224,6 +224,82 @@ proptest! {
     }
 }
 
+/// Coordinates over the whole supported range: near the origin, past the hash's cell range
+/// (cell coordinates saturate beyond ±2^31 cells: ±3e9 at cell 1.5 covers them all) and at the
+/// edge (±`Aabb::LIMIT`).
+fn wide_coord() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        4 => -25.0f32..25.0,
+        1 => prop::sample::select(vec![-Aabb::LIMIT, Aabb::LIMIT, -3.0e9, 3.0e9, -0.99 * Aabb::LIMIT, 0.0]),
+        1 => -Aabb::LIMIT..Aabb::LIMIT,
+    ]
+}
+
+/// Boxes with corners anywhere in the range, boxes covering every cell of the tests' hashes
+/// (past ±2^31 cells of 1.5 on both axes) and small boxes at the edge of the range.
+fn wide_aabb() -> impl Strategy<Value = Aabb> {
+    let limit = Aabb::LIMIT;
+    prop_oneof![
+        (wide_coord(), wide_coord(), wide_coord(), wide_coord()).prop_map(|(a, b, c, d)| Aabb::new(
+            vec2(a.min(c), b.min(d)),
+            vec2(a.max(c), b.max(d))
+        )
+        .unwrap()),
+        (-limit..-3.3e9f32, -limit..-3.3e9f32, 3.3e9f32..limit, 3.3e9f32..limit).prop_map(|(a, b, c, d)| Aabb::new(
+            vec2(a, b),
+            vec2(c, d)
+        )
+        .unwrap()),
+        (prop::sample::select(vec![-limit, limit]), -limit..limit, 0.0f32..1e16).prop_map(move |(x, y, w)| {
+            let (x, y) = (x.min(limit - w), y.min(limit - w));
+            Aabb::new(vec2(x, y), vec2((x + w).min(limit), (y + w).min(limit))).unwrap()
+        }),
+    ]
+}
+
+fn wide_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => aabb().prop_map(Op::Insert),
+        2 => wide_aabb().prop_map(Op::Insert),
+        1 => any::<usize>().prop_map(Op::Remove),
+        3 => (any::<usize>(), prop_oneof![aabb(), wide_aabb()]).prop_map(|(k, b)| Op::Update(k, b)),
+        1 => Just(Op::Rebuild),
+    ]
+}
+
+proptest! {
+    // The long run over the whole range: `cargo test --release -p lore-broadphase -- --ignored`.
+    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "long run, release mode: cargo test --release -p lore-broadphase -- --ignored"]
+    fn boxes_and_areas_over_the_whole_range_answer_like_brute_force_long(
+        ops in prop::collection::vec(wide_op(), 0..200),
+        areas in prop::collection::vec(prop_oneof![aabb(), wide_aabb()], 1..6),
+        points in prop::collection::vec((wide_coord(), wide_coord()), 1..6),
+        rays in prop::collection::vec(ray(), 1..6),
+    ) {
+        check_scene(&ops, &areas, &points, &rays)?;
+    }
+}
+
+proptest! {
+    // Boxes and query areas covering every cell of a hash (whose cell-count product used to
+    // overflow: a panic in debug, a walk of 2^64 cells in release) or lying at the edge of the
+    // range, mixed with ordinary ones.
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn boxes_and_areas_over_the_whole_range_answer_like_brute_force(
+        ops in prop::collection::vec(wide_op(), 0..80),
+        areas in prop::collection::vec(prop_oneof![aabb(), wide_aabb()], 1..6),
+        points in prop::collection::vec((wide_coord(), wide_coord()), 1..6),
+        rays in prop::collection::vec(ray(), 1..6),
+    ) {
+        check_scene(&ops, &areas, &points, &rays)?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 

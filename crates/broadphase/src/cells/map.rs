@@ -67,10 +67,16 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
 }
 
 /// The number of cells of a cell range (`r[2] >= r[0]` and `r[3] >= r[1]`, so the wrapping
-/// differences are the exact spans, even across all of `i32`).
+/// differences are the exact spans, even across all of `i32`), saturating at `u64::MAX`: a
+/// range over all of `i32` on both axes has 2^64 cells, one more than a `u64` holds, and a
+/// wrapped product of 0 would let such a box through as a small one, to be listed (or a query
+/// area walked) cell by cell for ever. Every caller compares the count with a bound first
+/// ([`BIG_CELLS`](super::lists::BIG_CELLS), the number of boxes), so any range past the bound
+/// is treated as "everywhere": a big box on the list every query tests, a query area that
+/// scans the boxes instead of the cells.
 #[inline(always)]
 pub(super) fn cells_in(r: &[i32; 4]) -> u64 {
-    (u64::from(r[2].wrapping_sub(r[0]) as u32) + 1) * (u64::from(r[3].wrapping_sub(r[1]) as u32) + 1)
+    (u64::from(r[2].wrapping_sub(r[0]) as u32) + 1).saturating_mul(u64::from(r[3].wrapping_sub(r[1]) as u32) + 1)
 }
 
 pub(super) fn check_cell_size(cell_size: f32) -> Result<f32, Error> {

@@ -66,10 +66,16 @@ impl<M: CellMap> Cells<M> {
                 continue;
             }
             let cells = if live { cells_in(&r) } else { 0 };
+            // (Checked before the sums: a big box's count may be anything up to `u64::MAX`; a
+            // listed box's old count is at most `BIG_CELLS`.)
+            if cells > BIG_CELLS {
+                self.moved = moved;
+                return false;
+            }
             let old = if listed { cells_in(range) } else { 0 };
             changes += cells + old;
             entries = entries + cells - old;
-            if cells > BIG_CELLS || changes > limit {
+            if changes > limit {
                 self.moved = moved;
                 return false;
             }

@@ -1,7 +1,7 @@
 use super::grid::GridMap;
 use super::hash::PRIMES;
 use super::lists::Cells;
-use super::map::{CellMap, floor_i32};
+use super::map::{CellMap, cells_in, floor_i32};
 use super::{Grid, SpatialHash};
 use crate::aabb::{Aabb, Ray};
 use crate::id::ProxyId;
@@ -259,4 +259,106 @@ fn each_bucket_lists_slots_ascending_and_big_boxes_stay_out() {
     let mut pairs = Vec::new();
     g.pairs(&mut pairs);
     assert_eq!(pairs.len(), 45 + 10);
+}
+
+#[test]
+fn a_range_over_every_cell_counts_past_every_bound() {
+    // 2^32 × 2^32 cells: one more than a u64 holds (the product used to wrap to 0).
+    assert_eq!(cells_in(&[i32::MIN, i32::MIN, i32::MAX, i32::MAX]), u64::MAX);
+    assert_eq!(cells_in(&[i32::MIN, 7, i32::MAX, 7]), 1 << 32);
+    assert_eq!(cells_in(&[-3, 2, -1, 5]), 12);
+}
+
+/// Every answer of `index` against brute force, for boxes at `at` and boxes and query areas
+/// covering the whole cell range (through inserts, a move of the huge box in and out, and a
+/// removal), so that the lists are built, patched and queried with them. Returns the number
+/// of non-empty answers compared.
+fn check_whole_range(index: &mut dyn SpatialIndex, at: Vec2, spread: f32) -> usize {
+    let mut brute = crate::BruteForce::default();
+    let whole = Aabb::new(vec2(-3e9, -3e9), vec2(3e9, 3e9)).unwrap();
+    let edge = Aabb::new(Vec2::splat(-Aabb::LIMIT), Vec2::splat(Aabb::LIMIT)).unwrap();
+    let mut ids = Vec::new();
+    for k in 0..40 {
+        let c = at + vec2((k % 7) as f32, (k / 7) as f32) * spread;
+        let b = Aabb::from_center(c, Vec2::splat(0.6 * spread)).unwrap();
+        ids.push(index.insert(b).unwrap());
+        assert_eq!(brute.insert(b).unwrap(), *ids.last().unwrap());
+    }
+    let huge = index.insert(whole).unwrap();
+    assert_eq!(brute.insert(whole).unwrap(), huge);
+    let mut answers = 0;
+    let (mut want, mut got) = (Vec::new(), Vec::new());
+    let near = Aabb::from_center(at, Vec2::splat(2.0 * spread)).unwrap();
+    let moves = [whole, near, edge, Aabb::from_center(at, Vec2::splat(0.1 * spread)).unwrap(), whole];
+    for (frame, &b) in moves.iter().enumerate() {
+        index.update(huge, b).unwrap();
+        brute.update(huge, b).unwrap();
+        index.update(ids[frame], b).unwrap();
+        brute.update(ids[frame], b).unwrap();
+        brute.pairs(&mut want);
+        index.pairs(&mut got);
+        assert_eq!(got, want, "{} frame {frame}: pairs", index.name());
+        index.pairs_unsorted(&mut got);
+        got.sort_unstable();
+        assert_eq!(got, want, "{} frame {frame}: unsorted pairs", index.name());
+        answers += usize::from(!want.is_empty());
+        let areas = [whole, edge, near, Aabb::point(at).unwrap()];
+        for area in &areas {
+            let (mut want_q, mut got_q) = (Vec::new(), Vec::new());
+            brute.query_aabb(area, &mut want_q);
+            index.query_aabb(area, &mut got_q);
+            assert_eq!(got_q, want_q, "{} frame {frame}: query {area:?}", index.name());
+            answers += usize::from(!want_q.is_empty());
+        }
+        let (mut want_b, mut got_b) = (Vec::new(), Vec::new());
+        brute.query_aabbs(&areas, &mut want_b);
+        index.query_aabbs(&areas, &mut got_b);
+        assert_eq!(got_b, want_b, "{} frame {frame}: batch", index.name());
+        let outside = [ProxyId::from_bits(3), ProxyId::from_bits(5), ProxyId::from_bits(8), ProxyId::from_bits(13)];
+        let (mut want_w, mut got_w) = (Vec::new(), Vec::new());
+        brute.pairs_with(&outside, &areas, &mut want_w);
+        index.pairs_with(&outside, &areas, &mut got_w);
+        assert_eq!(got_w, want_w, "{} frame {frame}: pairs with", index.name());
+        for dir in [vec2(1.0, 0.25), vec2(-1.0, 0.0), vec2(0.3, -1.0)] {
+            let ray = Ray::new(at - dir * 5.0 * spread, dir, f32::INFINITY).unwrap();
+            assert_eq!(index.raycast(&ray, &mut |_| true).0, brute.raycast(&ray, &mut |_| true).0);
+            let (mut want_r, mut got_r) = (Vec::new(), Vec::new());
+            brute.raycast_all(&ray, &mut |_| true, &mut want_r);
+            index.raycast_all(&ray, &mut |_| true, &mut got_r);
+            assert_eq!(got_r, want_r, "{} frame {frame}: ray {ray:?}", index.name());
+            answers += usize::from(!want_r.is_empty());
+        }
+        let mut cells = 0;
+        index.debug_view(&mut |_, _| cells += 1);
+        // (A grid of 16 × 16 cells lists the huge box in each: at most 256 cells then.)
+        assert!(cells <= 1024, "{} frame {frame}: {cells} cells shown", index.name());
+    }
+    let (a, b) = (index.remove(huge).unwrap(), brute.remove(huge).unwrap());
+    assert_eq!(a, b);
+    brute.pairs(&mut want);
+    index.pairs(&mut got);
+    assert_eq!(got, want, "{}: pairs after the removal", index.name());
+    answers
+}
+
+#[test]
+fn boxes_and_areas_over_the_whole_cell_range_answer_like_brute_force_at_the_origin_and_the_edge() {
+    // Cell 1 and a ±3e9 box: the box and the areas cover every cell coordinate on both axes.
+    // At the origin the small boxes sit on a lattice of cells; at the edge of the range
+    // (within 1 % of `Aabb::LIMIT`) the cell coordinates saturate and every box shares one
+    // cell with the others.
+    for (at, spread) in
+        [(Vec2::ZERO, 1.5), (Vec2::splat(0.99 * Aabb::LIMIT), 1e14), (vec2(-0.99 * Aabb::LIMIT, 0.0), 1e14)]
+    {
+        let indexes: [Box<dyn SpatialIndex>; 4] = [
+            Box::new(SpatialHash::new(1.0).unwrap()),
+            Box::new(SpatialHash::with_table_size(1.0, 13).unwrap()),
+            Box::new(Grid::new(at - Vec2::splat(8.0 * spread), spread, 16, 16).unwrap()),
+            Box::new(Grid::new(Vec2::splat(-Aabb::LIMIT), Aabb::LIMIT / 64.0, 128, 128).unwrap()),
+        ];
+        for mut index in indexes {
+            let answers = check_whole_range(index.as_mut(), at, spread);
+            assert!(answers > 20, "{} at {at}: {answers} non-empty answers", index.name());
+        }
+    }
 }
