@@ -1,7 +1,7 @@
 //! Replays the benchmark scenes frame by frame, for instruction counts under valgrind
 //! (load-independent, unlike wall-clock timings on a shared machine).
 //!
-//! `cargo run --release -p lore-broadphase --example frame_cost -- <scene> <index> <frames>`
+//! `cargo run --release -p lore-benches --bin broadphase_frame_cost -- <scene> <index> <frames>`
 //!
 //! - scene `static`: 100k unit tiles on a 1.25 lattice plus 1k movers, `World::pairs`;
 //!   scene `static-offset`: the same with the static grid's origin off the tile lattice (as
