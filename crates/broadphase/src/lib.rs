@@ -32,18 +32,19 @@
 //!
 //! # Choosing an index
 //!
-//! | index | best for | measured (see `docs/broadphase.md`) |
+//! | index | best for | why |
 //! |---|---|---|
-//! | [`Grid`] | bounded worlds of similar-size boxes: pairs, box queries, rays | fastest pair set at 1k–100k moving boxes (1.9–2.7× parry2d's `Bvh`); 180 ns first-hit rays vs 25k tiles |
-//! | [`SpatialHash`] | the same, unbounded | 1.5–2.1× the grid's time |
+//! | [`Grid`] | bounded worlds of similar-size boxes: pairs, box queries, rays | the fastest full pair set of moving boxes; rays walk only the cells they cross |
+//! | [`SpatialHash`] | the same, unbounded | the grid's machinery with no array to size, somewhat slower |
 //! | [`Tree`] | boxes of very mixed sizes, static sets, few movers | no cell size to tune |
-//! | [`Sweep`] | action along one axis (scrollers), a few hundred boxes | linear queries |
+//! | [`Sweep`] | action along one axis (scrollers), a few hundred boxes | simplest; linear queries |
 //! | [`BruteForce`] | a few dozen boxes; the reference | everything O(n) |
 //!
 //! [`World`] keeps a static index and a moving index side by side: the static one is built once
 //! and costs nothing per frame while its boxes stay put; pairs are moving×moving and
-//! moving×static. `docs/broadphase.md` in the repository has the measured numbers behind the
-//! table above.
+//! moving×static. The guide, `docs/broadphase.md` in the repository, says which index to choose
+//! and why; the measured figures (lore against parry2d and rstar) are in one place,
+//! `docs/benchmarks.md`.
 //!
 //! # Conventions
 //!
@@ -100,3 +101,9 @@ pub use world::World;
 
 #[cfg(test)]
 pub(crate) use test_rng::{xorshift, xorshift_unit};
+
+/// The guide's examples (`docs/broadphase.md`), run as doctests so the guide stays in step with
+/// the code (only under `cfg(doctest)`: the packaged crate does not need the file).
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/broadphase.md")]
+struct GuideDoctests;
