@@ -1,14 +1,15 @@
 //! Brute force: every query tests every box. The reference the other indexes are checked
 //! against, and the right choice for a few dozen boxes.
 
-use crate::aabb::{Aabb, Ray, RayHit};
 use crate::error::Error;
 use crate::hits::sort_hits;
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
+use crate::ray_hit::RayHit;
 use crate::slots::Slots;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use lore_geom::{Aabb, Ray};
 
 /// The reference index: a list of boxes, every query O(n), pairs O(n²).
 #[derive(Clone, Debug, Default)]

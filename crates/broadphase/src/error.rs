@@ -4,22 +4,19 @@ use crate::id::ProxyId;
 
 /// Everything a caller can get wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
-    /// A coordinate, extent, direction or length was NaN or infinite.
-    #[error("a coordinate is NaN or infinite")]
+    /// A box, ray or point was refused by [`lore_geom`] (NaN or infinite coordinates,
+    /// coordinates beyond ±[`Aabb::LIMIT`](crate::Aabb::LIMIT), an inverted box, a zero ray
+    /// direction or a negative ray length); the inner error says which.
+    #[error("bad geometry: {0}")]
+    Geom(#[from] lore_geom::Error),
+    /// A setting (cell size, tree margin or reinsert share) was NaN or infinite.
+    #[error("a setting is NaN or infinite")]
     NonFinite,
-    /// A box whose `min` exceeds its `max` on some axis.
-    #[error("box min exceeds max")]
-    Inverted,
-    /// A coordinate beyond ±[`Aabb::LIMIT`](crate::Aabb::LIMIT).
-    #[error("coordinate beyond the supported range of ±1e18")]
-    OutOfRange,
     /// The id was never issued by this index, or its proxy has been removed.
     #[error("stale or unknown proxy id {0:?}")]
     StaleId(ProxyId),
-    /// A ray with a zero direction or a negative length.
-    #[error("ray direction is zero or its length is negative")]
-    BadRay,
     /// A cell size, margin, grid size or table size that cannot work (zero, negative, too many
     /// cells); the text names the parameter.
     #[error("bad configuration: {0}")]

@@ -7,8 +7,8 @@
 //! [`SpatialIndex::raycast`](crate::SpatialIndex::raycast) and
 //! [`SpatialIndex::raycast_all`](crate::SpatialIndex::raycast_all) with.
 
-use crate::aabb::RayHit;
 use crate::id::ProxyId;
+use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
 

@@ -1,11 +1,12 @@
 //! The one trait every index implements.
 
-use crate::aabb::{Aabb, Ray, RayHit};
 use crate::error::Error;
 use crate::id::ProxyId;
+use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
 use glam::Vec2;
+use lore_geom::{Aabb, Ray};
 
 /// A spatial index of boxes under [`ProxyId`]s.
 ///

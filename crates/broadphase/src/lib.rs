@@ -67,9 +67,9 @@
 extern crate alloc;
 
 // How the modules stack: each uses only modules before it in this line (the root only
-// re-exports): id, error, aabb, stats, slots, pairs, index, hits; then the indexes brute,
-// sweep, cells, tree, each on its own; then world (any two indexes) and tune (boxes only).
-mod aabb;
+// re-exports; boxes and rays are lore-geom's): id, error, ray_hit, stats, slots, pairs, index,
+// hits; then the indexes brute, sweep, cells, tree, each on its own; then world (any two
+// indexes) and tune (boxes only).
 mod brute;
 mod cells;
 mod error;
@@ -77,6 +77,7 @@ mod hits;
 mod id;
 mod index;
 mod pairs;
+mod ray_hit;
 mod slots;
 mod stats;
 mod sweep;
@@ -86,13 +87,15 @@ mod tree;
 mod tune;
 mod world;
 
-pub use aabb::{Aabb, Ray, RayHit};
 pub use brute::BruteForce;
 pub use cells::{Grid, SpatialHash};
 pub use error::Error;
 pub use glam;
 pub use id::ProxyId;
 pub use index::SpatialIndex;
+pub use lore_geom;
+pub use lore_geom::{Aabb, Ray};
+pub use ray_hit::RayHit;
 pub use stats::QueryStats;
 pub use sweep::{Axis, Sweep};
 pub use tree::Tree;

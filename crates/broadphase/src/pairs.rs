@@ -199,7 +199,7 @@ fn count<const P: usize>(keys: &[u64], counts: &mut [u32], base: u32, digit: u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aabb::Aabb;
+    use lore_geom::Aabb;
 
     /// `n` live slots, every third one removed and filled again (generation 1).
     fn slots(n: usize) -> Slots {

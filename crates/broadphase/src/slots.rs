@@ -1,10 +1,10 @@
 //! The slot table every index keeps its boxes in: each box by slot, with the slot's generation
 //! and liveness, and the free list that hands out ids (see [`crate::ProxyId`]).
 
-use crate::aabb::Aabb;
 use crate::error::Error;
 use crate::id::ProxyId;
 use alloc::vec::Vec;
+use lore_geom::Aabb;
 
 /// The boxes of one index, by slot.
 #[derive(Clone, Debug, Default)]

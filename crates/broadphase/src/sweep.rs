@@ -2,15 +2,16 @@
 //! insertion sort, which is nearly linear when boxes move a little per frame (temporal
 //! coherence). A box can overlap only the boxes that start before it ends on that axis.
 
-use crate::aabb::{Aabb, Ray, RayHit};
 use crate::error::Error;
 use crate::hits::sort_hits;
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
 use crate::pairs::{Order, PairSort};
+use crate::ray_hit::RayHit;
 use crate::slots::Slots;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use lore_geom::{Aabb, Ray};
 
 /// The axis a [`Sweep`] sorts on: the one the action spreads along.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -83,7 +84,7 @@ impl Sweep {
             keep
         });
         let a = self.a();
-        let key = |e: &Entry| e.aabb.min[a];
+        let key = |e: &Entry| e.aabb.min()[a];
         if self.appended * 4 > self.entries.len() {
             self.entries.sort_unstable_by(|p, q| key(p).total_cmp(&key(q)).then(p.slot.cmp(&q.slot)));
         } else {
@@ -159,7 +160,7 @@ impl SpatialIndex for Sweep {
         let mut stats = QueryStats::default();
         for e in &self.entries {
             stats.visited += 1;
-            if e.aabb.min[a] > area.max[a] {
+            if e.aabb.min()[a] > area.max()[a] {
                 break;
             }
             stats.candidates += 1;
@@ -229,10 +230,10 @@ impl Sweep {
         let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
         let mut stats = QueryStats::default();
         for (i, e) in self.entries.iter().enumerate() {
-            let end = e.aabb.max[a];
+            let end = e.aabb.max()[a];
             stats.visited += 1;
             for f in &self.entries[i + 1..] {
-                if f.aabb.min[a] > end {
+                if f.aabb.min()[a] > end {
                     break;
                 }
                 stats.candidates += 1;

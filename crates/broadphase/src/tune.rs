@@ -1,7 +1,7 @@
 //! Choosing a cell size for [`Grid`](crate::Grid) and [`SpatialHash`](crate::SpatialHash).
 
-use crate::aabb::Aabb;
 use alloc::vec::Vec;
+use lore_geom::Aabb;
 
 /// A suggested cell size and what it implies, from [`suggest_cell_size`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,10 +1,10 @@
 //! A static index and a moving index side by side.
 
-use crate::aabb::Aabb;
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use lore_geom::Aabb;
 
 /// Static and moving boxes in two indexes, so static boxes cost nothing per frame.
 ///

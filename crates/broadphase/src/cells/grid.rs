@@ -2,15 +2,16 @@
 
 use super::lists::Cells;
 use super::map::{CellMap, check_cell_size, floor_i32};
-use crate::aabb::{Aabb, Ray, RayHit};
 use crate::error::Error;
 use crate::hits::{all_hits, first_hit};
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
 use crate::pairs::Order;
+use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
 use glam::Vec2;
+use lore_geom::{Aabb, Ray};
 
 /// The bounded array of a [`Grid`].
 #[derive(Clone, Debug)]
@@ -65,15 +66,20 @@ impl CellMap for GridMap {
     #[inline(always)]
     fn range(&self, aabb: &Aabb) -> [i32; 4] {
         if self.exact {
-            let lo = ((aabb.min - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
-            let hi = ((aabb.max - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
+            let lo = ((aabb.min() - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
+            let hi = ((aabb.max() - self.origin) * self.inv).max(Vec2::ZERO).min(self.top);
             // SAFETY: `max` turns NaN into 0 and the clamp keeps each value in `0..=top`, with
             // `top` at most 2^24: finite and within `i32`, as `to_int_unchecked` requires.
             unsafe {
                 [lo.x.to_int_unchecked(), lo.y.to_int_unchecked(), hi.x.to_int_unchecked(), hi.y.to_int_unchecked()]
             }
         } else {
-            [self.coord(aabb.min.x, 0), self.coord(aabb.min.y, 1), self.coord(aabb.max.x, 0), self.coord(aabb.max.y, 1)]
+            [
+                self.coord(aabb.min().x, 0),
+                self.coord(aabb.min().y, 1),
+                self.coord(aabb.max().x, 0),
+                self.coord(aabb.max().y, 1),
+            ]
         }
     }
     #[inline(always)]
@@ -114,7 +120,7 @@ impl Grid {
     /// A grid of `width × height` cells of side `cell_size` whose lower-left corner is `origin`.
     ///
     /// # Errors
-    /// [`Error::NonFinite`] / [`Error::OutOfRange`] for a bad origin or cell size,
+    /// [`Error::Geom`] for a bad origin, [`Error::NonFinite`] for a NaN or infinite cell size,
     /// [`Error::BadConfig`] for a non-positive cell size, zero dimensions or more than
     /// [`Grid::MAX_CELLS`] cells.
     pub fn new(origin: Vec2, cell_size: f32, width: u32, height: u32) -> Result<Self, Error> {
@@ -139,7 +145,7 @@ impl Grid {
         if cells.x * cells.y > Self::MAX_CELLS as f32 {
             return Err(Error::BadConfig("grid has more than 2^26 cells"));
         }
-        Self::new(area.min, cell, cells.x as u32, cells.y as u32)
+        Self::new(area.min(), cell, cells.x as u32, cells.y as u32)
     }
 
     /// The cell side.

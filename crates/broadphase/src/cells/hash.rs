@@ -2,15 +2,16 @@
 
 use super::lists::Cells;
 use super::map::{CellMap, check_cell_size};
-use crate::aabb::{Aabb, Ray, RayHit};
 use crate::error::Error;
 use crate::hits::{all_hits, first_hit};
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
 use crate::pairs::Order;
+use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
 use glam::Vec2;
+use lore_geom::{Aabb, Ray};
 
 /// Table sizes of the spatial hash: primes, each roughly twice the previous.
 pub(crate) const PRIMES: [u32; 27] = [

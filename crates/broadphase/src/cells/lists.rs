@@ -3,12 +3,12 @@
 //! (insert, remove, update) that marks the lists stale.
 
 use super::map::CellMap;
-use crate::aabb::Aabb;
 use crate::error::Error;
 use crate::id::ProxyId;
 use crate::pairs::PairSort;
 use crate::slots::Slots;
 use alloc::vec::Vec;
+use lore_geom::Aabb;
 
 /// A box spanning more cells than this is kept in the "big" list (tested by every query, paired
 /// by a box query of its own) instead of being listed cell by cell.

@@ -2,9 +2,9 @@
 //! cell range of a box, and [`CellMap`], the one thing the two differ in (where a cell's list
 //! lives).
 
-use crate::aabb::Aabb;
 use crate::error::Error;
 use glam::Vec2;
+use lore_geom::Aabb;
 
 /// `floor(v)` as an `i32`, saturating at the ends (monotone, so cell ranges of overlapping
 /// boxes always overlap).
@@ -48,7 +48,12 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
     /// Inclusive cell range `[x0, y0, x1, y1]` of a box.
     #[inline(always)]
     fn range(&self, aabb: &Aabb) -> [i32; 4] {
-        [self.coord(aabb.min.x, 0), self.coord(aabb.min.y, 1), self.coord(aabb.max.x, 0), self.coord(aabb.max.y, 1)]
+        [
+            self.coord(aabb.min().x, 0),
+            self.coord(aabb.min().y, 1),
+            self.coord(aabb.max().x, 0),
+            self.coord(aabb.max().y, 1),
+        ]
     }
 
     /// The world interval of cell column/row `c` on `axis` (infinite at the end cells).
@@ -62,7 +67,7 @@ pub(crate) trait CellMap: Clone + core::fmt::Debug {
 
     fn cell_rect(&self, x: i32, y: i32) -> Aabb {
         let min = self.origin() + Vec2::new(x as f32, y as f32) * self.cell_size();
-        Aabb { min, max: min + Vec2::splat(self.cell_size()) }
+        Aabb::covering(min, min + Vec2::splat(self.cell_size()))
     }
 }
 

@@ -69,10 +69,10 @@ impl<M: CellMap> Cells<M> {
                     let qb = &aabbs[q.slot as usize];
                     let hit = (M::UNIQUE_CELLS || p.cell == q.cell)
                         & ((p.first | q.first) == 3)
-                        & (pb.min.x <= qb.max.x)
-                        & (qb.min.x <= pb.max.x)
-                        & (pb.min.y <= qb.max.y)
-                        & (qb.min.y <= pb.max.y);
+                        & (pb.min().x <= qb.max().x)
+                        & (qb.min().x <= pb.max().x)
+                        & (pb.min().y <= qb.max().y)
+                        & (qb.min().y <= pb.max().y);
                     cand[n] = key | u64::from(q.slot);
                     n += usize::from(hit);
                 }

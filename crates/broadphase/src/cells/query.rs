@@ -3,10 +3,10 @@
 
 use super::lists::{BIG_CELLS, Beside, Cells, Layout};
 use super::map::{CellMap, cells_in};
-use crate::aabb::Aabb;
 use crate::id::ProxyId;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use lore_geom::Aabb;
 
 impl<M: CellMap> Cells<M> {
     /// Row `y` of the cell range `r` in a grid, whose cells are consecutive buckets: its entries
@@ -149,10 +149,10 @@ impl<M: CellMap> Cells<M> {
                         {
                             for &(b, slot, first) in copies {
                                 let take = (first & need == need)
-                                    & (b.min.x <= area.max.x)
-                                    & (area.min.x <= b.max.x)
-                                    & (b.min.y <= area.max.y)
-                                    & (area.min.y <= b.max.y);
+                                    & (b.min().x <= area.max().x)
+                                    & (area.min().x <= b.max().x)
+                                    & (b.min().y <= area.max().y)
+                                    & (area.min().y <= b.max().y);
                                 if take {
                                     hit(slot);
                                 }
@@ -185,10 +185,10 @@ impl<M: CellMap> Cells<M> {
                 let dst = &mut out[n..n + k];
                 let mut j = 0;
                 for &(b, static_id) in &self.item_boxes[start..end] {
-                    let hit = (b.min.x <= area.max.x)
-                        & (area.min.x <= b.max.x)
-                        & (b.min.y <= area.max.y)
-                        & (area.min.y <= b.max.y);
+                    let hit = (b.min().x <= area.max().x)
+                        & (area.min().x <= b.max().x)
+                        & (b.min().y <= area.max().y)
+                        & (area.min().y <= b.max().y);
                     dst[j] = (id, static_id);
                     j += usize::from(hit);
                 }
@@ -249,10 +249,10 @@ impl<M: CellMap> Cells<M> {
                     for item in items {
                         let b = &self.slots.aabbs[item.slot as usize];
                         let take = (item.first & need == need)
-                            & (b.min.x <= area.max.x)
-                            & (area.min.x <= b.max.x)
-                            & (b.min.y <= area.max.y)
-                            & (area.min.y <= b.max.y);
+                            & (b.min().x <= area.max().x)
+                            & (area.min().x <= b.max().x)
+                            & (b.min().y <= area.max().y)
+                            & (area.min().y <= b.max().y);
                         if take {
                             hit(item.slot);
                         }

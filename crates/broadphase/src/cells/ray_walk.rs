@@ -2,9 +2,9 @@
 
 use super::lists::{BIG_CELLS, Cells};
 use super::map::CellMap;
-use crate::aabb::Ray;
 use crate::id::ProxyId;
 use crate::stats::QueryStats;
+use lore_geom::Ray;
 
 impl<M: CellMap> Cells<M> {
     /// Visits, in order of increasing `t`, the cells along `ray` and offers each proxy met
@@ -21,26 +21,26 @@ impl<M: CellMap> Cells<M> {
                 cutoff = cutoff.min(visit(self.slots.id(s), t));
             }
         }
-        let Some((t0, t1)) = ray.span_in(&bounds) else { return };
+        let Some((t0, t1)) = bounds.ray_span(ray) else { return };
         // March along the axis the ray moves most on, one column of cells at a time.
-        let m = if ray.dir.x.abs() >= ray.dir.y.abs() { 0 } else { 1 };
+        let m = if ray.dir().x.abs() >= ray.dir().y.abs() { 0 } else { 1 };
         let n = 1 - m;
         let (lim_lo, lim_hi) = self.map.limits(m);
         let (nlo, nhi) = self.map.limits(n);
-        let step: i32 = if ray.dir[m] > 0.0 { 1 } else { -1 };
+        let step: i32 = if ray.dir()[m] > 0.0 { 1 } else { -1 };
         // A margin of `eps` (world units) at both ends and on both sides of each column: a box
         // is listed in the cell of its entry point (the cells of a closed box contain every
         // point of it, and cell coordinates grow with the point), and the ray's computed points
         // and column times are off from the true ones by at most a few units in the last place
         // of the coordinates and of `t·dir`, which `eps` bounds with room to spare. Near the
         // origin that is a sliver of a cell; far from it, it can be several cells.
-        let reach = ray.origin.abs().max_element() + ray.dir.abs().max_element() * t0.abs().max(t1.abs());
+        let reach = ray.origin().abs().max_element() + ray.dir().abs().max_element() * t0.abs().max(t1.abs());
         let eps = (reach + self.map.cell_size()) * (16.0 * f32::EPSILON);
-        let ahead = eps.copysign(ray.dir[m]);
+        let ahead = eps.copysign(ray.dir()[m]);
         let c0 = self.map.coord(ray.at(t0)[m] - ahead, m).clamp(lim_lo, lim_hi);
         let c1 = self.map.coord(ray.at(t1)[m] + ahead, m).clamp(lim_lo, lim_hi);
         let columns = (i64::from(c1) - i64::from(c0)).unsigned_abs() + 1;
-        let slope = (ray.dir[n] / ray.dir[m]).abs();
+        let slope = (ray.dir()[n] / ray.dir()[m]).abs();
         let rows = (slope + 2.0 + 2.0 * eps * self.map.inv_cell()).min(1.0e9) as u64;
         if columns.saturating_mul(rows) > 2 * self.slots.len() as u64 + BIG_CELLS {
             for s in 0..self.slots.capacity() as u32 {
@@ -56,13 +56,13 @@ impl<M: CellMap> Cells<M> {
             return;
         }
         let stamp = self.next_stamp();
-        let inv = 1.0 / ray.dir[m];
+        let inv = 1.0 / ray.dir()[m];
         // A column's computed entry time is off by at most this.
         let t_eps = eps * inv.abs();
         let mut c = c0;
         loop {
             let (lo, hi) = self.map.span(c, m);
-            let (ta, tb) = ((lo - ray.origin[m]) * inv, (hi - ray.origin[m]) * inv);
+            let (ta, tb) = ((lo - ray.origin()[m]) * inv, (hi - ray.origin()[m]) * inv);
             let (ta, tb) = (ta.min(tb).clamp(t0, t1), ta.max(tb).clamp(t0, t1));
             // Every box met from here on is entered past the cutoff: stop.
             if ta > cutoff + t_eps {

@@ -3,11 +3,11 @@ use super::hash::PRIMES;
 use super::lists::Cells;
 use super::map::{CellMap, cells_in, floor_i32};
 use super::{Grid, SpatialHash};
-use crate::aabb::{Aabb, Ray};
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
 use alloc::vec::Vec;
 use glam::{Vec2, vec2};
+use lore_geom::{Aabb, Ray};
 
 #[test]
 fn floor_is_monotone_and_saturates() {
@@ -32,7 +32,7 @@ fn fast_grid_coordinates_match_floor_then_clamp() {
             assert_eq!(map.coord(v, axis), slow(v, axis), "v = {v}, axis {axis}");
         }
         let b = Aabb::new(vec2(v, v * 0.5), vec2(v + 3.0, v * 0.5 + 1.0)).unwrap();
-        assert_eq!(map.range(&b), [slow(b.min.x, 0), slow(b.min.y, 1), slow(b.max.x, 0), slow(b.max.y, 1)]);
+        assert_eq!(map.range(&b), [slow(b.min().x, 0), slow(b.min().y, 1), slow(b.max().x, 0), slow(b.max().y, 1)]);
         v += 0.0625;
     }
     for v in [-1e18, 1e18, -0.0, 0.0, f32::NAN] {
@@ -85,7 +85,7 @@ fn a_sparse_grid_pairs_without_its_bucket_table_and_queries_rebuild_it() {
         for (k, &(gi, bi)) in ids.iter().enumerate() {
             let b = g.aabb(gi).unwrap();
             let d = vec2(((k + frame) % 5) as f32 * 0.3 - 0.6, 0.25);
-            let moved = Aabb::new(b.min + d, b.max + d).unwrap();
+            let moved = Aabb::new(b.min() + d, b.max() + d).unwrap();
             g.update(gi, moved).unwrap();
             brute.update(bi, moved).unwrap();
         }
@@ -125,7 +125,7 @@ fn drive_patched<I: SpatialIndex, M: CellMap>(index: &mut I, cells: fn(&I) -> &C
             } else {
                 vec2(rand() - 0.5, rand() - 0.5) * 0.4
             };
-            *b = Aabb::new(b.min + d, b.max + d).unwrap();
+            *b = Aabb::new(b.min() + d, b.max() + d).unwrap();
             index.update(ids[k].0, *b).unwrap();
             brute.update(ids[k].1, *b).unwrap();
         }
@@ -205,10 +205,10 @@ fn buckets_that_outgrow_their_room_move_and_a_drifting_crowd_is_built_again() {
     for frame in 0..500 {
         for (k, (a, b, aabb)) in ids.iter_mut().enumerate() {
             let mut d = vec2(0.05 + (k % 7) as f32 * 0.04, 0.0);
-            if aabb.min.x > 92.0 {
+            if aabb.min().x > 92.0 {
                 d.x -= 90.0;
             }
-            *aabb = Aabb::new(aabb.min + d, aabb.max + d).unwrap();
+            *aabb = Aabb::new(aabb.min() + d, aabb.max() + d).unwrap();
             g.update(*a, *aabb).unwrap();
             brute.update(*b, *aabb).unwrap();
         }

@@ -2,7 +2,7 @@
 //! rotations on the way back up, and growing a leaf's ancestors in place for a refit.
 
 use super::pool::{NULL, Node, Tree};
-use crate::aabb::Aabb;
+use lore_geom::Aabb;
 
 impl Tree {
     /// Walks from `i` to the root, rotating and refitting each ancestor.
@@ -144,7 +144,7 @@ impl Tree {
         let mut i = self.nodes[leaf as usize].parent;
         while i != NULL {
             let n = &mut self.nodes[i as usize];
-            let holds = n.aabb.contains(&child_box);
+            let holds = n.aabb.contains_aabb(&child_box);
             if holds && self.marked[i as usize] {
                 // Every ancestor of a marked node is marked and already holds this box.
                 break;

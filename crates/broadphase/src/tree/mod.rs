@@ -34,14 +34,15 @@ mod tests;
 
 pub use pool::Tree;
 
-use crate::aabb::{Aabb, Ray, RayHit};
 use crate::error::Error;
 use crate::hits::{all_hits, first_hit};
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
 use crate::pairs::Order;
+use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use lore_geom::{Aabb, Ray};
 use pool::{NULL, Node};
 
 impl SpatialIndex for Tree {
@@ -92,7 +93,7 @@ impl SpatialIndex for Tree {
         let fat = self.nodes[leaf as usize].aabb;
         let refattened = aabb.grown(self.margin);
         // Inside its fat box and the fat box not grossly larger: nothing to do.
-        if fat.contains(&aabb) && fat.half_perimeter() <= 4.0 * refattened.half_perimeter() + 1e-6 {
+        if fat.contains_aabb(&aabb) && fat.half_perimeter() <= 4.0 * refattened.half_perimeter() + 1e-6 {
             return Ok(());
         }
         self.moved += 1;

@@ -1,11 +1,11 @@
 //! The tree's storage: the node pool with its free list, the proxies' slots, the settings,
 //! and the checks of its invariants.
 
-use crate::aabb::Aabb;
 use crate::error::Error;
 use crate::pairs::PairSort;
 use crate::slots::Slots;
 use alloc::vec::Vec;
+use lore_geom::Aabb;
 
 pub(super) const NULL: u32 = u32::MAX;
 
@@ -264,7 +264,7 @@ impl Tree {
                 if !self.slots.is_live(n.slot) || self.leaf_of[n.slot as usize] != i {
                     return Err("leaf of a dead proxy or wrong leaf link");
                 }
-                if !n.aabb.contains(&self.slots.aabbs[n.slot as usize]) {
+                if !n.aabb.contains_aabb(&self.slots.aabbs[n.slot as usize]) {
                     return Err("fat box does not hold the proxy's box");
                 }
                 continue;
@@ -276,7 +276,7 @@ impl Tree {
             if n.height != 1 + a.height.max(b.height) {
                 return Err("height is not 1 + the taller child's");
             }
-            if !n.aabb.contains(&a.aabb) || !n.aabb.contains(&b.aabb) {
+            if !n.aabb.contains_aabb(&a.aabb) || !n.aabb.contains_aabb(&b.aabb) {
                 return Err("node box does not hold a child's box");
             }
             stack.push(n.child1);

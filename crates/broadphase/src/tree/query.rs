@@ -1,9 +1,9 @@
 //! Box queries and the ray walk: descents that open only the nodes the box or ray touches.
 
 use super::pool::{NULL, Tree};
-use crate::aabb::{Aabb, Ray};
 use crate::id::ProxyId;
 use crate::stats::QueryStats;
+use lore_geom::{Aabb, Ray};
 
 impl Tree {
     /// Collects into `self.found` the slots whose boxes overlap `area`; the caller refits first.

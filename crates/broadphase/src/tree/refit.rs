@@ -2,9 +2,9 @@
 //! build that replaces the whole tree.
 
 use super::pool::{NULL, Node, Tree};
-use crate::aabb::Aabb;
 use alloc::vec::Vec;
 use glam::Vec2;
+use lore_geom::Aabb;
 
 impl Tree {
     /// Finishes the pending in-place updates: every node marked by a moved leaf is shrunk to

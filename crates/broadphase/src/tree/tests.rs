@@ -1,9 +1,9 @@
 use super::Tree;
-use crate::aabb::Aabb;
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
 use alloc::vec::Vec;
 use glam::vec2;
+use lore_geom::Aabb;
 
 fn unit(x: f32, y: f32) -> Aabb {
     Aabb::from_center(vec2(x, y), vec2(0.5, 0.5)).unwrap()
