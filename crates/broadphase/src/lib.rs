@@ -48,6 +48,8 @@
 //!
 //! # Conventions
 //!
+//! - [`Aabb`] and [`Ray`] are [`lore_geom`]'s, re-exported: the same values flow to and from the
+//!   other geometry crates; their refusals come back as [`Error::Geom`].
 //! - Boxes are closed: touching boxes overlap; zero-size boxes are points and are valid.
 //! - Pairs are `(a, b)` with `a < b`, sorted; ray hits sort by `t`, ties to the smaller id.
 //! - Query results replace the contents of the `out` vector they are given.
