@@ -553,10 +553,13 @@ impl<R: std::io::Read> StreamDecoder<R> {
             return Err(Error::Header("chunk table does not match the chunks"));
         }
         let mut extra = [0u8; 1];
-        match self.input.read(&mut extra) {
-            Ok(0) => Ok(()),
-            Ok(_) => Err(Error::Header("bytes after the trailer")),
-            Err(_) => Err(Error::Header("read error after the trailer")),
+        loop {
+            return match self.input.read(&mut extra) {
+                Ok(0) => Ok(()),
+                Ok(_) => Err(Error::Header("bytes after the trailer")),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(Error::Io { what: "end of the file", kind: e.kind() }),
+            };
         }
     }
 }
@@ -565,6 +568,6 @@ impl<R: std::io::Read> StreamDecoder<R> {
 fn read_exact(r: &mut impl std::io::Read, buf: &mut [u8], what: &'static str) -> Result<(), Error> {
     r.read_exact(buf).map_err(|e| match e.kind() {
         std::io::ErrorKind::UnexpectedEof => Error::UnexpectedEnd(what),
-        _ => Error::Header(what),
+        kind => Error::Io { what, kind },
     })
 }
