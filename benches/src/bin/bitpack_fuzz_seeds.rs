@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 write(chunk, &format!("{tag}.chunk"), &c);
                 count += 3;
             }
-            write(wav_dir, &format!("{name}-{stereo}.wav"), &wav::write(&audio));
+            write(wav_dir, &format!("{name}-{stereo}.wav"), &wav::write(&audio).expect("wav"));
             count += 1;
         }
         // A classic stream behind the `decode` target's head byte: option in bits 0..2, the

@@ -81,7 +81,7 @@ fn main() -> std::process::ExitCode {
                         samples: data.iter().map(|&s| i16::from(s) << 8).collect(),
                     };
                     let name = out.join(format!("{stem}-{:02}.wav", i + 1));
-                    if let Err(e) = std::fs::write(&name, wav::write(&audio)) {
+                    if let Err(e) = std::fs::write(&name, wav::write(&audio).expect("wav")) {
                         eprintln!("mod_samples: {}: {e}", name.display());
                         return std::process::ExitCode::FAILURE;
                     }
