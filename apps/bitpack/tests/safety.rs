@@ -233,19 +233,31 @@ fn a_crafted_8_bit_header_over_16_bit_data_fails_decode_and_test() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A valid `.bpk` file of `chunks` chunks of 2^20 stereo frames of silence. The chunks are all the
+/// same bytes, so one is encoded and repeated, with the chunk table the encoder would write.
+fn silent_bomb(chunks: u64) -> Vec<u8> {
+    let settings = Settings { effort: Effort::Fast, chunk_frames: MAX_CHUNK_FRAMES };
+    let (mut enc, mut file) = Encoder::new(44_100, 2, 16, chunks << 20, settings).unwrap();
+    let mut one = Vec::new();
+    enc.feed(&vec![0i16; 2 << 20], &mut one).unwrap();
+    let mut table = Vec::new();
+    for _ in 0..chunks {
+        table.extend_from_slice(&(file.len() as u64).to_le_bytes());
+        file.extend_from_slice(&one);
+    }
+    file.extend_from_slice(&table);
+    file.extend_from_slice(&lore_bitpack_audio::crc32(&table).to_le_bytes());
+    file.extend_from_slice(b"KPBL");
+    assert_eq!(container::Reader::new(&file).unwrap().chunks() as u64, chunks);
+    file
+}
+
 #[test]
 fn a_small_file_claiming_512_mib_is_refused_quickly_by_every_command() {
     let dir = scratch("huge");
     // 128 chunks of 2^20 stereo frames of silence: exactly 2^28 samples (the --max-samples
     // default), 512 MiB of PCM, in under 3 KB.
-    let chunks = 128u64;
-    let settings = Settings { effort: Effort::Fast, chunk_frames: MAX_CHUNK_FRAMES };
-    let (mut enc, mut bytes) = Encoder::new(44_100, 2, 16, chunks << 20, settings).unwrap();
-    let zeros = vec![0i16; 2 << 20];
-    for _ in 0..chunks {
-        enc.feed(&zeros, &mut bytes).unwrap();
-    }
-    enc.finish(&mut bytes).unwrap();
+    let bytes = silent_bomb(128);
     assert!(bytes.len() < 3000, "{} bytes", bytes.len());
     let bomb = dir.join("bomb.bpk");
     std::fs::write(&bomb, &bytes).unwrap();
@@ -257,9 +269,15 @@ fn a_small_file_claiming_512_mib_is_refused_quickly_by_every_command() {
         assert!(both.contains(&said) && both.contains("raise it with --max-ratio"), "{cmd}: {both}");
     }
     assert_eq!(names(&dir), ["bomb.bpk"]);
-    // A raised ratio lets `test` through (it keeps one chunk in memory).
-    let (ok, out, err) = bitpack(&["test", path(&bomb), "--max-ratio", "1000000"]);
-    assert!(ok && out.contains("OK (134217728 frames, 2 ch)"), "{out} {err}");
+    // A raised ratio lets a smaller one through (8 chunks, 32 MiB of PCM from a few hundred bytes).
+    let bytes = silent_bomb(8);
+    let smaller = dir.join("smaller.bpk");
+    std::fs::write(&smaller, &bytes).unwrap();
+    let (ok, out, _) = bitpack(&["test", path(&smaller)]);
+    assert!(!ok && out.contains("raise it with --max-ratio"), "{out}");
+    let (ok, out, err) = bitpack(&["test", path(&smaller), "--max-ratio", "1000000"]);
+    assert!(ok && out.contains("OK (8388608 frames, 2 ch)"), "{out} {err}");
+    std::fs::remove_file(&smaller).unwrap();
     // The classic stream's sample count meets the same cap: 4 bytes cannot make a million samples.
     let bits = dir.join("tiny.bits");
     std::fs::write(&bits, [0u8; 4]).unwrap();
