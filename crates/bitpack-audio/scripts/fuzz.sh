@@ -6,7 +6,7 @@
 #   crates/bitpack-audio/scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz --locked`). Seeds come from
-# this crate's encoders (examples/fuzz_seeds.rs) into fuzz/corpus/<target>/, which also keeps what
+# this crate's encoders (benches/src/bin/bitpack_fuzz_seeds.rs) into fuzz/corpus/<target>/, which also keeps what
 # the fuzzer finds between runs (ignored by git). Crashes land in fuzz/artifacts/<target>/: turn
 # each into a regression test in the crate's tests before fixing it.
 set -euo pipefail
@@ -21,7 +21,7 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     exit 2
 fi
 
-cargo run -q -p lore-bitpack-audio --example fuzz_seeds -- "$crate/fuzz/corpus"
+cargo run -q -p lore-benches --bin bitpack_fuzz_seeds -- "$crate/fuzz/corpus"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

@@ -2,7 +2,7 @@
 //! channel of a folder of WAV files with classic option 3 (or the `.bpk` fast preset with `fast`
 //! as the third argument), then decodes it `reps` times (second argument, default 1).
 //!
-//! `valgrind --tool=callgrind target/release/examples/decode_driver target/bitpack-corpus/wav 1`
+//! `valgrind --tool=callgrind target/release/bitpack_decode_driver target/bitpack-corpus/wav 1`
 //!
 //! It also prints the fastest rep's throughput in wall time (MB = 10^6 bytes of 16-bit PCM): a
 //! rep takes a few milliseconds, so with many reps some run undisturbed even on a shared machine.

@@ -1,7 +1,7 @@
 //! Extracts the 8-bit samples of ProTracker-style `.mod` files into 8-bit mono WAV files, to
 //! build a corpus of real tracker samples (the material klystrack's codec was made for):
 //!
-//! `cargo run --release -p lore-bitpack-audio --example mod_samples -- OUT_DIR FILE.mod...`
+//! `cargo run --release -p lore-benches --bin bitpack_mod_samples -- OUT_DIR FILE.mod...`
 //!
 //! `crates/bitpack-audio/corpus/fetch.sh` runs it on the modules of a Debian game package. A
 //! module is 20 bytes of title, 31 sample headers of 30 bytes (name, length in 16-bit words
@@ -81,7 +81,7 @@ fn main() -> std::process::ExitCode {
                         samples: data.iter().map(|&s| i16::from(s) << 8).collect(),
                     };
                     let name = out.join(format!("{stem}-{:02}.wav", i + 1));
-                    if let Err(e) = std::fs::write(&name, wav::write(&audio)) {
+                    if let Err(e) = std::fs::write(&name, wav::write(&audio).expect("wav")) {
                         eprintln!("mod_samples: {}: {e}", name.display());
                         return std::process::ExitCode::FAILURE;
                     }

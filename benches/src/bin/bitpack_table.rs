@@ -1,7 +1,7 @@
 //! Prints the post's ratio table next to ours, for the signals defined in docs/bitpack-audio.md,
 //! and writes an SVG bar chart of the ratio by option per signal.
 //!
-//! `cargo run --release -p lore-bitpack-audio --example table -- [chart.svg]`
+//! `cargo run --release -p lore-benches --bin bitpack_table -- [chart.svg]`
 
 use lore_bitpack_audio::classic::{self, Options};
 use lore_bitpack_audio::{Audio, Effort, Settings, container};

@@ -1,6 +1,6 @@
 //! Writes small seed inputs for the fuzz targets in `fuzz/` (one folder per target under the
 //! given directory, default `fuzz/corpus`), all made by this crate's encoders:
-//! `cargo run -p lore-bitpack-audio --example fuzz_seeds -- crates/bitpack-audio/fuzz/corpus`.
+//! `cargo run -p lore-benches --bin bitpack_fuzz_seeds -- crates/bitpack-audio/fuzz/corpus`.
 
 use std::path::{Path, PathBuf};
 
@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 write(chunk, &format!("{tag}.chunk"), &c);
                 count += 3;
             }
-            write(wav_dir, &format!("{name}-{stereo}.wav"), &wav::write(&audio));
+            write(wav_dir, &format!("{name}-{stereo}.wav"), &wav::write(&audio).expect("wav"));
             count += 1;
         }
         // A classic stream behind the `decode` target's head byte: option in bits 0..2, the

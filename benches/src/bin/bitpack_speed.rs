@@ -1,7 +1,7 @@
 //! Quick single-core throughput check of the classic codec and the presets on a folder of WAV
 //! files (the criterion bench in `benches/` is the reference; this is for iterating).
 //!
-//! `cargo run --release -p lore-bitpack-audio --example speed -- target/bitpack-corpus/wav`
+//! `cargo run --release -p lore-benches --bin bitpack_speed -- target/bitpack-corpus/wav`
 //!
 //! Times are the process's CPU time where Linux reports it (`/proc/self/schedstat`), so that other
 //! work on a shared machine does not count against the codec; elsewhere, wall time. The kernel
