@@ -16,7 +16,10 @@ enum Mode {
     #[default]
     Off,
     Fixed(f64),
-    Range { lo: i16, hi: i16 },
+    Range {
+        lo: i16,
+        hi: i16,
+    },
 }
 
 /// A nested struct.
@@ -95,6 +98,7 @@ fuzz_target!(|data: &[u8]| {
     let whole = v.to_text();
     let mut fresh = Everything::default();
     let w: &mut dyn Reflect = &mut fresh;
-    lore_reflect::text::set_text(w, &whole).unwrap_or_else(|e| panic!("the whole value's text {whole:?} does not read back: {e}"));
+    lore_reflect::text::set_text(w, &whole)
+        .unwrap_or_else(|e| panic!("the whole value's text {whole:?} does not read back: {e}"));
     assert_eq!(w.to_text(), whole, "whole text form changed on a round trip");
 });

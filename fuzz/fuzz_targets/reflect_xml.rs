@@ -18,7 +18,10 @@ enum Mode {
     #[default]
     Off,
     Fixed(f64),
-    Range { lo: i16, hi: i16 },
+    Range {
+        lo: i16,
+        hi: i16,
+    },
 }
 
 /// A nested struct.
