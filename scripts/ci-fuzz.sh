@@ -44,6 +44,12 @@ for d in "$seeds_tmp"/*/; do
   cp "$d"* "fuzz/corpus/bitpack_$name/"
 done
 
+# Its own target dir (even when CARGO_TARGET_DIR is set): sanitizer builds share nothing with
+# the normal ones. Every target built at once first, so a build error stops here, clearly.
+fuzz_target_dir=fuzz/target
+echo "==> building the fuzz targets (cargo +nightly fuzz build)"
+cargo +nightly fuzz build --target-dir "$fuzz_target_dir"
+
 mkdir -p fuzz/target/logs
 failed=()
 for t in "${targets[@]}"; do
@@ -54,7 +60,7 @@ for t in "${targets[@]}"; do
   echo "==> $t: ${secs} s (log: $log)"
   # One worker (CI runners and the dev machine are small). -timeout: a hang is a bug;
   # -rss_limit_mb: so is an absurd allocation on a small input.
-  if (cargo +nightly fuzz run "$t" "${corpus[@]}" -- -max_total_time="$secs" \
+  if (cargo +nightly fuzz run --target-dir "$fuzz_target_dir" "$t" "${corpus[@]}" -- -max_total_time="$secs" \
     -rss_limit_mb=2048 -timeout=10 -print_final_stats=1) >"$log" 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
