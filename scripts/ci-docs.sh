@@ -4,10 +4,21 @@
 # links, unclosed HTML tags, bare URLs, private items linked from public docs all fail.
 # One package at a time, so that the report names every package that fails.
 #
-#   scripts/ci-docs.sh [PACKAGE...]
+#   scripts/ci-docs.sh [--docsrs] [PACKAGE...]
+#
+# --docsrs: as docs.rs builds: the nightly toolchain and `--cfg docsrs` (which turns on the
+# `doc_cfg` feature badges of crates that ask for them), in target/docsrs so that the stable
+# build is not invalidated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+toolchain=()
+if [ "${1:-}" = --docsrs ]; then
+  shift
+  toolchain=(+nightly)
+  export RUSTDOCFLAGS="${RUSTDOCFLAGS:+$RUSTDOCFLAGS }--cfg docsrs"
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/docsrs"
+fi
 export RUSTDOCFLAGS="${RUSTDOCFLAGS:+$RUSTDOCFLAGS }-D warnings"
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 
@@ -24,9 +35,9 @@ fi
 failed=()
 for p in "${packages[@]}"; do
   echo
-  echo "==> cargo doc --no-deps --all-features -p $p"
+  echo "==> cargo ${toolchain[*]} doc --no-deps --all-features -p $p (RUSTDOCFLAGS=$RUSTDOCFLAGS)"
   start=$SECONDS
-  if cargo doc --no-deps --all-features -p "$p"; then
+  if cargo "${toolchain[@]}" doc --no-deps --all-features -p "$p"; then
     echo "<== $p: ok ($((SECONDS - start)) s)"
   else
     echo "<== $p: FAILED ($((SECONDS - start)) s)" >&2
