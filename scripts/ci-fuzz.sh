@@ -7,8 +7,8 @@
 #   scripts/ci-fuzz.sh [SECONDS] [TARGET...]
 #
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz --locked`). Seeds: the
-# checked-in fuzz/seeds/<target>/ and, for the bitpack targets, files made by the crate's own
-# encoders (its fuzz_seeds example); what the fuzzer finds is kept in fuzz/corpus/<target>/
+# checked-in fuzz/seeds/<target>/ (the bitpack ones made by the crate's own encoders with
+# `cargo run -p lore-benches --bin bitpack_fuzz_seeds -- DIR`); what the fuzzer finds is kept in fuzz/corpus/<target>/
 # (ignored by git), so repeated local runs go deeper.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,16 +33,6 @@ if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo +nightly fuzz list)
 fi
 [ ${#targets[@]} -gt 0 ] || { echo "ci-fuzz: no fuzz targets found in fuzz/" >&2; exit 1; }
-
-# Seeds from bitpack-audio's encoders, one folder per crate-level target name.
-seeds_tmp=$(mktemp -d)
-trap 'rm -rf "$seeds_tmp"' EXIT
-cargo run -q -p lore-bitpack-audio --example fuzz_seeds -- "$seeds_tmp"
-for d in "$seeds_tmp"/*/; do
-  name=$(basename "$d")
-  mkdir -p "fuzz/corpus/bitpack_$name"
-  cp "$d"* "fuzz/corpus/bitpack_$name/"
-done
 
 # Its own target dir (even when CARGO_TARGET_DIR is set): sanitizer builds share nothing with
 # the normal ones. Every target built at once first, so a build error stops here, clearly.

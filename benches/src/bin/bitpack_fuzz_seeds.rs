@@ -1,6 +1,7 @@
 //! Writes small seed inputs for the fuzz targets in `fuzz/` (one folder per target under the
 //! given directory, default `fuzz/corpus`), all made by this crate's encoders:
-//! `cargo run -p lore-benches --bin bitpack_fuzz_seeds -- crates/bitpack-audio/fuzz/corpus`.
+//! `cargo run -p lore-benches --bin bitpack_fuzz_seeds -- DIR`; the seeds checked in under
+//! `fuzz/seeds/bitpack_<target>/` were made this way.
 
 use std::path::{Path, PathBuf};
 
