@@ -5,7 +5,7 @@
 //! the finished maze with its solution walk.
 
 use lore_mazegen::{
-    Config, EdgeKind, Generator, Layout, Maze, Solution, Step, TreeAlgorithm, check, colour_rgb, zone_rgb,
+    Config, EdgeKind, Generator, Layout, Maze, Solution, Step, TreeAlgorithm, check, color_rgb, zone_rgb,
 };
 use lore_render::demo::Demo;
 use lore_render::glam::{Vec2, vec2};
@@ -271,7 +271,7 @@ impl Demo for MazeDemo {
                     let (a, b) = (p(e.a), p(e.b));
                     let mid = (a + b) / 2.0;
                     let across = (b - a).perp() * 0.4;
-                    batch.line(mid - across, mid + across, 3.0 * wall, rgb(colour_rgb(e.door.unwrap_or(0))));
+                    batch.line(mid - across, mid + across, 3.0 * wall, rgb(color_rgb(e.door.unwrap_or(0))));
                 }
             }
             Layout::Points => {
@@ -283,7 +283,7 @@ impl Demo for MazeDemo {
                 }
                 for e in &maze.edges {
                     match e.door {
-                        Some(c) => batch.line(p(e.a), p(e.b), 9.0 * px, rgb(colour_rgb(c))),
+                        Some(c) => batch.line(p(e.a), p(e.b), 9.0 * px, rgb(color_rgb(c))),
                         None if e.kind == EdgeKind::Cycle => {
                             batch.line(p(e.a), p(e.b), 2.0 * px, Color::rgb(110, 110, 200))
                         }
@@ -305,7 +305,7 @@ impl Demo for MazeDemo {
         }
         for k in &maze.keys {
             batch.disk(p(k.node), 8.0 * px, WALL);
-            batch.disk(p(k.node), 6.0 * px, rgb(colour_rgb(k.colour)));
+            batch.disk(p(k.node), 6.0 * px, rgb(color_rgb(k.color)));
         }
         batch.disk(p(maze.root), 8.0 * px, Color::BLACK);
         batch.disk(p(maze.root), 4.0 * px, Color::WHITE);
@@ -313,8 +313,8 @@ impl Demo for MazeDemo {
             None => "start".to_owned(),
             Some(Step::Graph { nodes, edges }) => format!("base graph: {nodes} nodes, {edges} edges"),
             Some(Step::Tree { .. }) => "random spanning tree".to_owned(),
-            Some(Step::Door { colour, size, target, .. }) => format!("door {colour}: zone of {size} (aim {target:.1})"),
-            Some(Step::Key { colour, node }) => format!("key {colour} dropped on node {node}"),
+            Some(Step::Door { color, size, target, .. }) => format!("door {color}: zone of {size} (aim {target:.1})"),
+            Some(Step::Key { color, node }) => format!("key {color} dropped on node {node}"),
             Some(Step::Cycle { .. }) => "cycle added".to_owned(),
         };
         batch.screen_text(

@@ -8,8 +8,8 @@ use std::fmt::Write;
 
 use glam::{Vec2, vec2};
 
-use super::{colour_rgb, zone_rgb};
-use crate::error::MazeError;
+use super::{color_rgb, zone_rgb};
+use crate::error::Error;
 use crate::grid::CellMap;
 use crate::maze::{EdgeKind, Maze};
 
@@ -50,12 +50,12 @@ const EDGE: [u8; 3] = [90, 90, 100];
 const CYCLE: [u8; 3] = [120, 120, 200];
 const PATH: [u8; 3] = [20, 20, 20];
 
-fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
+fn layout(maze: &Maze, style: &Style) -> Result<Canvas, Error> {
     if !(style.scale.is_finite() && style.scale > 0.0 && style.margin.is_finite() && style.margin >= 0.0) {
-        return Err(MazeError::Export("style: scale must be positive and margin non-negative".to_owned()));
+        return Err(Error::Export("style: scale must be positive and margin non-negative".to_owned()));
     }
     if maze.positions.iter().any(|p| !p.is_finite()) {
-        return Err(MazeError::Export("a node position is not finite".to_owned()));
+        return Err(Error::Export("a node position is not finite".to_owned()));
     }
     let (min, max) = match maze.grid_size() {
         Some((w, h)) => (Vec2::ZERO, vec2(w as f32, h as f32)),
@@ -67,7 +67,7 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
     let (min, max) = if maze.positions.is_empty() { (Vec2::ZERO, Vec2::ONE) } else { (min, max) };
     let extent = (max - min) * style.scale + Vec2::splat(2.0 * style.margin);
     if extent.x > 16384.0 || extent.y > 16384.0 {
-        return Err(MazeError::Export("picture larger than 16384 pixels; lower the scale".to_owned()));
+        return Err(Error::Export("picture larger than 16384 pixels; lower the scale".to_owned()));
     }
     let size = (extent.x.ceil().max(1.0) as u32, extent.y.ceil().max(1.0) as u32);
     let px = |p: Vec2| vec2(style.margin + (p.x - min.x) * style.scale, style.margin + (max.y - p.y) * style.scale);
@@ -99,7 +99,7 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
                         a: corner(x, y) + vec2(0.0, 0.15 * s),
                         b: corner(x, y + 1) - vec2(0.0, 0.15 * s),
                         width: wall * 2.0,
-                        rgb: colour_rgb(d),
+                        rgb: color_rgb(d),
                     });
                 }
                 if let Some(d) = c.door_up {
@@ -107,7 +107,7 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
                         a: corner(x, y) + vec2(0.15 * s, 0.0),
                         b: corner(x + 1, y) - vec2(0.15 * s, 0.0),
                         width: wall * 2.0,
-                        rgb: colour_rgb(d),
+                        rgb: color_rgb(d),
                     });
                 }
             }
@@ -128,7 +128,7 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
         for e in &maze.edges {
             let (a, b) = (px(maze.positions[e.a as usize]), px(maze.positions[e.b as usize]));
             match e.door {
-                Some(d) => shapes.push(Shape::Line { a, b, width: (s * 0.6).max(6.0), rgb: colour_rgb(d) }),
+                Some(d) => shapes.push(Shape::Line { a, b, width: (s * 0.6).max(6.0), rgb: color_rgb(d) }),
                 None => {
                     let rgb = if e.kind == EdgeKind::Cycle { CYCLE } else { EDGE };
                     shapes.push(Shape::Line { a, b, width: (s / 5.0).max(2.0), rgb });
@@ -158,7 +158,7 @@ fn layout(maze: &Maze, style: &Style) -> Result<Canvas, MazeError> {
     for k in &maze.keys {
         let c = px(maze.positions[k.node as usize]);
         shapes.push(Shape::Disk { c, r: (s * 0.42).max(7.0), rgb: WALL });
-        shapes.push(Shape::Disk { c, r: (s * 0.32).max(5.0), rgb: colour_rgb(k.colour) });
+        shapes.push(Shape::Disk { c, r: (s * 0.32).max(5.0), rgb: color_rgb(k.color) });
     }
     let root = px(maze.positions[maze.root as usize]);
     shapes.push(Shape::Disk { c: root, r: (s * 0.42).max(7.0), rgb: [0, 0, 0] });
@@ -170,13 +170,13 @@ fn hex(rgb: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2])
 }
 
-/// The maze as an SVG document: zones as fills, doors as thick bars or edges in their colour,
-/// keys as coloured disks, the start as a black ring.
+/// The maze as an SVG document: zones as fills, doors as thick bars or edges in their color,
+/// keys as colored disks, the start as a black ring.
 ///
 /// # Errors
-/// [`MazeError::Export`] for a bad style, non-finite positions or a picture over 16384 pixels;
-/// [`MazeError::Malformed`] for a malformed grid maze.
-pub fn to_svg(maze: &Maze, style: &Style) -> Result<String, MazeError> {
+/// [`Error::Export`] for a bad style, non-finite positions or a picture over 16384 pixels;
+/// [`Error::Malformed`] for a malformed grid maze.
+pub fn to_svg(maze: &Maze, style: &Style) -> Result<String, Error> {
     validate(maze)?;
     let canvas = layout(maze, style)?;
     let (w, h) = canvas.size;
@@ -215,7 +215,7 @@ pub fn to_svg(maze: &Maze, style: &Style) -> Result<String, MazeError> {
 ///
 /// # Errors
 /// As [`to_svg`].
-pub fn to_rgba(maze: &Maze, style: &Style) -> Result<(u32, u32, Vec<u8>), MazeError> {
+pub fn to_rgba(maze: &Maze, style: &Style) -> Result<(u32, u32, Vec<u8>), Error> {
     validate(maze)?;
     let canvas = layout(maze, style)?;
     let (w, h) = canvas.size;
@@ -258,32 +258,32 @@ pub fn to_rgba(maze: &Maze, style: &Style) -> Result<(u32, u32, Vec<u8>), MazeEr
 /// The picture as PNG file bytes.
 ///
 /// # Errors
-/// As [`to_svg`], plus [`MazeError::Export`] if PNG encoding fails.
-pub fn to_png(maze: &Maze, style: &Style) -> Result<Vec<u8>, MazeError> {
+/// As [`to_svg`], plus [`Error::Export`] if PNG encoding fails.
+pub fn to_png(maze: &Maze, style: &Style) -> Result<Vec<u8>, Error> {
     let (w, h, rgba) = to_rgba(maze, style)?;
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, w, h);
         enc.set_color(png::ColorType::Rgba);
         enc.set_depth(png::BitDepth::Eight);
-        let mut writer = enc.write_header().map_err(|e| MazeError::Export(e.to_string()))?;
-        writer.write_image_data(&rgba).map_err(|e| MazeError::Export(e.to_string()))?;
+        let mut writer = enc.write_header().map_err(|e| Error::Export(e.to_string()))?;
+        writer.write_image_data(&rgba).map_err(|e| Error::Export(e.to_string()))?;
     }
     Ok(out)
 }
 
-fn validate(maze: &Maze) -> Result<(), MazeError> {
+fn validate(maze: &Maze) -> Result<(), Error> {
     let n = maze.positions.len();
     if n == 0 || maze.root as usize >= n {
-        return Err(MazeError::Malformed("no nodes or root out of range".to_owned()));
+        return Err(Error::Malformed("no nodes or root out of range".to_owned()));
     }
     if maze.edges.iter().any(|e| e.a as usize >= n || e.b as usize >= n)
         || maze.graph.iter().any(|g| g.iter().any(|&v| v as usize >= n))
     {
-        return Err(MazeError::Malformed("an edge names a missing node".to_owned()));
+        return Err(Error::Malformed("an edge names a missing node".to_owned()));
     }
     if maze.keys.iter().any(|k| k.node as usize >= n) {
-        return Err(MazeError::Malformed("a key lies on a missing node".to_owned()));
+        return Err(Error::Malformed("a key lies on a missing node".to_owned()));
     }
     Ok(())
 }

@@ -13,15 +13,15 @@ pub enum Tile {
     Floor,
     /// Where the player starts.
     Start,
-    /// A locked door of this colour.
+    /// A locked door of this color.
     Door(u8),
-    /// A key of this colour.
+    /// A key of this color.
     Key(u8),
 }
 
 impl Tile {
     /// The ASCII character: `#` wall, space floor, `@` start, `A`.. doors, `a`.. keys
-    /// (colours past 25 wrap around the alphabet).
+    /// (colors past 25 wrap around the alphabet).
     #[must_use]
     pub fn ascii(self) -> char {
         match self {
