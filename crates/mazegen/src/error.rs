@@ -16,7 +16,9 @@ pub enum Error {
     /// The maze cannot be completed; the reason says why.
     #[error("unsolvable maze: {0}")]
     Unsolvable(Unsolvable),
-    /// An export cannot be made: a bad style, a picture too large, or an encoder failure (the message says which).
+    /// An export cannot be made: a bad style, a picture over
+    /// [`MAX_PICTURE_SIDE`](crate::MAX_PICTURE_SIDE) pixels a side, too many door colors for ASCII letters, or
+    /// an encoder failure (the message says which).
     #[error("export failed: {0}")]
     Export(String),
 }

@@ -228,3 +228,81 @@ fn pictures_show_zone_door_and_key_colors() {
     assert!(matches!(to_png(&maze, &Style { scale: f32::NAN, ..style }), Err(Error::Export(_))));
     assert!(matches!(to_png(&maze, &Style { scale: 10_000.0, ..style }), Err(Error::Export(_))));
 }
+
+#[test]
+fn ascii_refuses_colors_past_the_alphabet() {
+    use lore_mazegen::{Tile, TileMap};
+    // 27 zones: door colors 0 to 25, every one with a letter.
+    let maze = generate(&Config::grid(30, 30).zones(27).seed(1)).unwrap();
+    let text = to_ascii(&maze).unwrap();
+    assert!(text.contains('Z') && text.contains('z') && !text.contains('?'));
+    // 28 zones: color 26 has no letter, so the export refuses rather than reuse one.
+    let maze = generate(&Config::grid(30, 30).zones(28).seed(1)).unwrap();
+    let err = to_ascii(&maze).unwrap_err();
+    assert!(matches!(err, Error::Export(_)) && err.to_string().contains("26 door colors"), "{err}");
+    // The tile map itself never wraps: a color past 25 is `?`, never another color's letter.
+    assert_eq!((Tile::Door(26).ascii(), Tile::Key(27).ascii()), ('?', '?'));
+    assert_eq!((Tile::Door(25).ascii(), Tile::Key(0).ascii()), ('Z', 'a'));
+    let tiles = TileMap::from_cells(&lore_mazegen::CellMap::from_maze(&maze).unwrap()).to_ascii();
+    assert_eq!(tiles.matches('?').count(), 2, "the door and the key of color 26");
+}
+
+#[test]
+fn ascii_refuses_to_hide_a_key_under_the_start() {
+    use lore_mazegen::{CellMap, TileMap};
+    // Two cells side by side, a door between them, its key on the start cell.
+    let maze = Maze {
+        layout: Layout::Grid { width: 2, height: 1 },
+        positions: vec![Vec2::new(0.5, 0.5), Vec2::new(1.5, 0.5)],
+        graph: vec![[0, 1]],
+        root: 0,
+        parent: vec![u32::MAX, 0],
+        edges: vec![Edge { a: 0, b: 1, door: Some(0), kind: EdgeKind::Tree }],
+        keys: vec![Key { color: 0, node: 0 }],
+        zone: vec![0, 1],
+        zone_count: 2,
+    };
+    check(&maze).unwrap();
+    assert_eq!(TileMap::from_cells(&CellMap::from_maze(&maze).unwrap()).start_key(), Some(0));
+    let err = to_ascii(&maze).unwrap_err();
+    assert!(matches!(err, Error::Export(_)) && err.to_string().contains("start cell"), "{err}");
+    // The generator does this when the start zone has no other room: 2 cells, 2 zones.
+    let tiny = generate(&Config::grid(2, 1).zones(2).seed(0)).unwrap();
+    assert_eq!(tiny.keys[0].node, tiny.root);
+    assert!(to_ascii(&tiny).is_err());
+}
+
+#[test]
+fn png_holds_the_same_pixels_as_rgba() {
+    use lore_mazegen::{Style, to_rgba};
+    for (maze, scale) in [
+        (generate(&Config::grid(23, 17).zones(5).cycles(9).seed(6)).unwrap(), 7.5),
+        (generate(&Config::points(150).zones(4).cycles(12).seed(5)).unwrap(), 3.0),
+    ] {
+        let style = Style { scale, show_solution: true, ..Style::default() };
+        let (w, h, rgba) = to_rgba(&maze, &style).unwrap();
+        assert!(h > 128, "several bands of rows");
+        let png = to_png(&maze, &style).unwrap();
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().unwrap();
+        let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut rgb).unwrap();
+        assert_eq!((info.width, info.height, info.color_type), (w, h, png::ColorType::Rgb));
+        let expected: Vec<u8> = rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        assert!(rgb[..info.buffer_size()] == expected[..], "decoded PNG differs from to_rgba");
+    }
+}
+
+#[test]
+fn oversized_pictures_name_the_scale_that_fits() {
+    use lore_mazegen::{MAX_PICTURE_SIDE, Style};
+    let maze = generate(&Config::grid(1000, 10).zones(2).seed(1)).unwrap();
+    let err = to_svg(&maze, &Style { scale: 20.0, ..Style::default() }).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("20016 × 216 pixels") && text.contains(&MAX_PICTURE_SIDE.to_string()), "{text}");
+    let fit: f32 = text.split("a scale of at most ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let png = to_png(&maze, &Style { scale: fit, ..Style::default() }).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    assert!(to_png(&maze, &Style { scale: fit + 0.02, ..Style::default() }).is_err());
+}

@@ -7,7 +7,7 @@ mod tree;
 mod wilson;
 
 pub use cell_map::{Cell, CellMap};
-pub use tiles::{Tile, TileMap};
+pub use tiles::{ASCII_COLORS, Tile, TileMap};
 pub use tree::GridTree;
 
 use glam::{Vec2, vec2};
