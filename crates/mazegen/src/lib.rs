@@ -94,3 +94,8 @@ pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};
+
+/// The guide's examples (`docs/mazegen.md`) run as doctests.
+#[cfg(all(doctest, feature = "pictures"))]
+#[doc = include_str!("../../../docs/mazegen.md")]
+struct GuideDoctests;
