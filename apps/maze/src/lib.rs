@@ -269,7 +269,8 @@ fn picture(maze: &Maze, show_solution: bool) -> Option<Picture> {
     let scale = (PICTURE_SIDE - 2.0 * margin) / (max - min).max_element().max(f32::MIN_POSITIVE);
     let style = Style { scale, margin, show_graph: false, show_solution };
     let (w, h, rgba) = to_rgba(maze, &style).ok()?;
-    let texture = Texture::from_rgba(w, h, rgba).ok()?;
+    // Smoothed: the picture is drawn about three times smaller than it is.
+    let texture = Texture::from_rgba(w, h, rgba).ok()?.smoothed().ok()?;
     // Pixel (0, 0) is the world point (min.x, max.y) less the margin; the picture is y-down.
     let size = vec2(w as f32, h as f32) / scale;
     let top_left = vec2(min.x, max.y) + vec2(-margin, margin) / scale;
