@@ -118,7 +118,7 @@ impl GridTree {
     /// ```
     ///
     /// # Errors
-    /// [`Error::Config`] when a side is 0, the grid has more than [`MAX_NODES`] cells, or the
+    /// [`Error::Config`] when a side is 0, the grid has more than [`MAX_NODES`](crate::MAX_NODES) cells, or the
     /// bias is outside `-1.0..=1.0`.
     pub fn carve_uniform(width: u32, height: u32, horizontal_bias: f32, seed: u64) -> Result<Self, Error> {
         check(width, height, horizontal_bias)?;
