@@ -1,5 +1,6 @@
 //! Generates one logic maze and prints its size: a small driver for instruction counts of the whole
-//! pipeline (`valgrind --tool=callgrind target/release/examples/pipeline 100000`).
+//! pipeline (`cargo build --release -p lore-benches --bin mazegen_pipeline`, then
+//! `valgrind --tool=callgrind target/release/mazegen_pipeline 100000`).
 //!
 //! Arguments: points, zones, seed, repetitions (defaults 100,000, 16, 1, 1; cycles are points / 20
 //! as in the bench); with more than one repetition it also prints the fastest and the median time.

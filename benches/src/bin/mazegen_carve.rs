@@ -1,5 +1,6 @@
 //! Carves one grid maze with [`GridTree::carve`] and prints its passage count: a small driver for
-//! instruction counts (`valgrind --tool=callgrind target/release/examples/carve 1000 1000 0`).
+//! instruction counts (`cargo build --release -p lore-benches --bin mazegen_carve`, then
+//! `valgrind --tool=callgrind target/release/mazegen_carve 1000 1000 0`).
 //!
 //! Arguments: width, height, horizontal bias, seed, repetitions, carver (defaults 1000, 1000, 0, 1,
 //! 1, `kruskal`; `uniform` picks [`GridTree::carve_uniform`]). It prints a hash of the passages, so

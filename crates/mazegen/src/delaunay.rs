@@ -5,7 +5,7 @@ use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 
-use crate::error::MazeError;
+use crate::error::Error;
 
 /// `count` uniform random points in `[0, width] × [0, height]`.
 pub(crate) fn random_points(rng: &mut Pcg64Mcg, count: u32, width: f32, height: f32) -> Vec<Vec2> {
@@ -20,13 +20,13 @@ pub(crate) fn random_points(rng: &mut Pcg64Mcg, count: u32, width: f32, height: 
 /// own order is spatial, so neighbours get nearby ids and the tree, zone and key passes after it
 /// miss the cache less (the whole 100k-point pipeline: 3.7 % fewer instructions, 32 % fewer L1
 /// misses). Node ids are therefore spade's, not the order in which the points were drawn.
-pub(crate) fn triangulate(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<[u32; 2]>), MazeError> {
+pub(crate) fn triangulate(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<[u32; 2]>), Error> {
     let mut input: Vec<Point2<f64>> = points.iter().map(|p| Point2::new(f64::from(p.x), f64::from(p.y))).collect();
     in_bulk_load_order(&mut input);
-    let t = DelaunayTriangulation::<Point2<f64>>::bulk_load(input)
-        .map_err(|e| MazeError::Triangulation(format!("{e:?}")))?;
+    let t =
+        DelaunayTriangulation::<Point2<f64>>::bulk_load(input).map_err(|e| Error::Triangulation(format!("{e:?}")))?;
     if t.num_vertices() < 2 {
-        return Err(MazeError::Triangulation("fewer than 2 distinct points".to_owned()));
+        return Err(Error::Triangulation("fewer than 2 distinct points".to_owned()));
     }
     // Positions were f32 before the widening, so narrowing them back is exact.
     #[allow(clippy::cast_possible_truncation)]

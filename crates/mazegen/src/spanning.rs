@@ -5,6 +5,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::config::TreeAlgorithm;
 use crate::maze::NO_NODE;
+use crate::random::shuffle;
 use crate::sets::{DisjointSets, PREFETCH_AHEAD};
 
 /// Compressed adjacency: `neighbours[start[v]..start[v + 1]]` are `(node, edge index)`.
@@ -37,13 +38,6 @@ impl Adjacency {
 
     pub(crate) fn of(&self, v: u32) -> &[(u32, u32)] {
         &self.neighbours[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
-    }
-}
-
-fn shuffle(rng: &mut Pcg64Mcg, items: &mut [u32]) {
-    for i in (1..items.len()).rev() {
-        let j = rng.random_range(0..=i as u32) as usize;
-        items.swap(i, j);
     }
 }
 

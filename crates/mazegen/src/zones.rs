@@ -1,7 +1,7 @@
 //! Zones, doors and keys on a rooted tree (the same for point and grid mazes).
 
-use crate::logic::spanning::Rooted;
 use crate::maze::Key;
+use crate::spanning::Rooted;
 
 /// The door the next zone gets: among nodes of the root zone (zone 0) other than the root, the
 /// one whose subtree inside zone 0 has the size nearest `target` (ties: smaller size, then
@@ -148,7 +148,7 @@ pub(crate) fn simulate_balance(tree: &Rooted, k: u16, size: &mut Vec<u32>) -> (f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::spanning::orient;
+    use crate::spanning::orient;
 
     /// Root 0 with a chain 0-1-2-3-4-5 and a branch 1-6.
     fn tree() -> Rooted {
@@ -178,7 +178,7 @@ mod tests {
         assert_eq!(choose_key_node(&leaves, &t.order, &t.depth, &zone, &[]), 5);
         zone[5] = 1;
         assert_eq!(choose_key_node(&leaves, &t.order, &t.depth, &zone, &[]), 6);
-        let taken = [Key { colour: 0, node: 6 }];
+        let taken = [Key { color: 0, node: 6 }];
         // No free leaf left: the deepest free node of zone 0.
         assert_eq!(choose_key_node(&leaves, &t.order, &t.depth, &zone, &taken), 4);
     }
