@@ -22,9 +22,9 @@ use rand_pcg::Pcg32;
 pub const WIDTH: f32 = 1280.0;
 /// Height of the playfield in collision pixels.
 pub const HEIGHT: f32 = 720.0;
-/// The colour shared pixels are drawn in.
+/// The color shared pixels are drawn in.
 pub const SPARK: Color = Color::rgb(255, 240, 0);
-/// The outline colour of an object that touched something in the last frames.
+/// The outline color of an object that touched something in the last frames.
 pub const OUTLINE: Color = Color::rgb(255, 150, 40);
 /// The tint of an object that touched something in the last frames.
 pub const HIT_TINT: Color = Color::rgb(255, 70, 70);

@@ -2,6 +2,7 @@
 
 /// Everything a caller can get wrong, and what the GPU can refuse.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Error {
     /// A sprite side is zero or above [`MAX_SPRITE_SIDE`](crate::MAX_SPRITE_SIDE).
     #[error("sprite size {width}x{height} is invalid (each side must be 1..={max})")]

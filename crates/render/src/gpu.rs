@@ -11,6 +11,7 @@ pub const SOFTWARE_DRIVER_PACKAGE: &str = "mesa-vulkan-drivers";
 
 /// Why no device could be had.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GpuError {
     /// No adapter was found (or none could present to the window's surface).
     #[error(

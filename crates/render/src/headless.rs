@@ -16,12 +16,13 @@ pub const WIDTH: u32 = 1280;
 /// Height of a headless frame, in pixels.
 pub const HEIGHT: u32 = 720;
 
-/// The colour format of headless frames: sRGB-encoded bytes, blended as egui does.
+/// The color format of headless frames: sRGB-encoded bytes, blended as egui does.
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// Why a rendered frame could not be read back from the GPU (a lost device, typically: a driver
 /// reset or an out-of-memory on the GPU).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FrameError {
     /// Waiting for the GPU to finish the frame failed.
     #[error("waiting for the GPU to finish the frame failed: {0}")]
@@ -46,7 +47,7 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// The colour at pixel `(x, y)` (origin top left), or `None` outside the frame.
+    /// The color at pixel `(x, y)` (origin top left), or `None` outside the frame.
     #[must_use]
     pub fn pixel(&self, x: u32, y: u32) -> Option<Color> {
         if x >= self.width || y >= self.height {
@@ -87,8 +88,8 @@ impl Frame {
     }
 }
 
-/// Whether two colours are within `tolerance` on every channel (alpha ignored): for tests that
-/// look for a demo's colours in a frame, where blending and anti-aliasing move edges a little.
+/// Whether two colors are within `tolerance` on every channel (alpha ignored): for tests that
+/// look for a demo's colors in a frame, where blending and anti-aliasing move edges a little.
 #[must_use]
 pub fn close(a: Color, b: Color, tolerance: u8) -> bool {
     a.r.abs_diff(b.r) <= tolerance && a.g.abs_diff(b.g) <= tolerance && a.b.abs_diff(b.b) <= tolerance

@@ -37,7 +37,7 @@
 //! # Conventions
 //!
 //! World space is y-up in world units; pixels (origin top left, y down) appear only in
-//! [`Camera::screen_to_world`] / [`Camera::world_to_screen`] and screen-space labels. Colours
+//! [`Camera::screen_to_world`] / [`Camera::world_to_screen`] and screen-space labels. Colors
 //! are sRGB bytes ([`Color`]) and blending happens in sRGB space, like egui.
 //!
 //! # Feature flags
@@ -51,6 +51,7 @@ pub mod batch;
 pub mod camera;
 pub mod color;
 pub mod demo;
+pub mod error;
 mod frame;
 pub mod gpu;
 pub mod headless;
@@ -68,8 +69,9 @@ pub use color::Color;
 pub use demo::Demo;
 /// The egui version the side panels use, re-exported so apps match it.
 pub use egui;
+pub use error::RunError;
 /// The glam version of every lore API, re-exported for convenience.
 pub use glam;
 pub use input::{Input, Key, MouseButton};
-pub use run::{RunError, Shot, run};
+pub use run::{Shot, run};
 pub use texture::Texture;

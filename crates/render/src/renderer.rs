@@ -13,7 +13,7 @@ struct GpuTexture {
     last_used: u64,
 }
 
-/// Draws [`Batch`]es (and egui output) into a colour target of one format.
+/// Draws [`Batch`]es (and egui output) into a color target of one format.
 pub struct Renderer {
     format: wgpu::TextureFormat,
     samples: u32,
@@ -181,7 +181,7 @@ impl Renderer {
         }
     }
 
-    /// The colour format this renderer draws into.
+    /// The color format this renderer draws into.
     #[must_use]
     pub fn format(&self) -> wgpu::TextureFormat {
         self.format

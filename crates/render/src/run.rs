@@ -2,38 +2,10 @@
 
 use crate::args::RunArgs;
 use crate::demo::Demo;
+pub use crate::error::RunError;
 use crate::frame::caption;
-use crate::gpu::GpuError;
-use crate::headless::{FrameError, Headless};
+use crate::headless::Headless;
 use std::path::PathBuf;
-
-/// Why a run failed.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// No adapter or device (the message names the package to install).
-    #[error(transparent)]
-    Gpu(#[from] GpuError),
-    /// A rendered frame could not be read back (the GPU device was lost).
-    #[error(transparent)]
-    Frame(#[from] FrameError),
-    /// A PNG or its folder could not be written.
-    #[error("could not write {path}: {source}")]
-    Io {
-        /// The path being written.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-    /// The window could not be opened or the event loop failed.
-    #[error("window: {0}")]
-    Window(String),
-    /// A windowed run was asked of a build without the `window` feature.
-    #[error("this build has no window support (lore-render's `window` feature); use --headless")]
-    NoWindowSupport,
-    /// `run` was given no demos.
-    #[error("no demos to run")]
-    NoDemos,
-}
 
 /// What a headless run produced, one entry per demo.
 #[derive(Debug, Clone, PartialEq, Eq)]
