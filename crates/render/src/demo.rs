@@ -77,4 +77,13 @@ pub trait Demo {
     fn stats(&self) -> String {
         String::new()
     }
+
+    /// Why the demo's configuration is invalid (e.g. a maze of 0 points), or `None` when it is
+    /// fine. A demo given bad settings keeps running (so a window can show the problem and let
+    /// the user fix it) but reports it here after [`reset`](Demo::reset): a headless run then
+    /// fails with [`RunError::Config`](crate::RunError::Config) and writes no PNG, so the app
+    /// exits non-zero; a window shows the message in red in the side panel.
+    fn config_error(&self) -> Option<String> {
+        None
+    }
 }

@@ -14,8 +14,8 @@ pub enum RunError {
     /// A rendered frame could not be read back (the GPU device was lost).
     #[error(transparent)]
     Frame(#[from] FrameError),
-    /// A PNG or its folder could not be written.
-    #[error("could not write {path}: {source}")]
+    /// A PNG or its folder could not be written (a PNG already there is left as it was).
+    #[error("could not write {path} (any file already there is left as it was): {source}")]
     Io {
         /// The path being written.
         path: PathBuf,
@@ -31,4 +31,12 @@ pub enum RunError {
     /// `run` was given no demos.
     #[error("no demos to run")]
     NoDemos,
+    /// A demo reported an invalid configuration ([`Demo::config_error`](crate::Demo::config_error)).
+    #[error("demo {demo}: invalid configuration: {message}")]
+    Config {
+        /// The demo's name.
+        demo: String,
+        /// What is wrong, from the demo.
+        message: String,
+    },
 }

@@ -58,6 +58,7 @@ pub mod headless;
 pub mod input;
 pub mod renderer;
 pub mod run;
+mod split;
 pub mod texture;
 #[cfg(feature = "window")]
 mod window;

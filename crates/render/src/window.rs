@@ -331,6 +331,9 @@ fn side_panels(
         if !demo.description().is_empty() {
             ui.label(demo.description());
         }
+        if let Some(problem) = demo.config_error() {
+            ui.colored_label(egui::Color32::from_rgb(240, 90, 90), format!("invalid configuration: {problem}"));
+        }
         ui.horizontal(|ui| {
             if ui.button("Reset").clicked() {
                 controls.reset = true;
