@@ -408,6 +408,10 @@ impl Demo for PixelsDemo {
         "Pixel-perfect collisions on the GPU (stencil + occlusion queries), checked against the CPU twin"
     }
 
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[("arrow keys", "fly the ship (ends the autopilot)"), ("Space", "fire")]
+    }
+
     fn reset(&mut self, seed: u64) {
         self.art = make_art(seed);
         self.batch = QueryBatch::new();

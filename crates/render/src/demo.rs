@@ -68,6 +68,14 @@ pub trait Demo {
         false
     }
 
+    /// The demo's own keys and mouse actions, as (input, what it does) pairs, e.g.
+    /// `&[("left click", "drop a ball"), ("S", "show the solution")]`. The window's help overlay
+    /// (open on the first frame, F1 toggles it) lists them under the controls every demo shares
+    /// (pan, zoom, reset, pause). Use characters the bundled font has ([`crate::glyphs`]).
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Controls for the side panel (windowed runs only).
     fn ui(&mut self, ui: &mut egui::Ui) {
         let _ = ui;

@@ -53,8 +53,11 @@ pub mod color;
 pub mod demo;
 pub mod error;
 mod frame;
+pub mod glyphs;
 pub mod gpu;
 pub mod headless;
+#[cfg_attr(not(feature = "window"), allow(dead_code))] // the window shows it
+mod help;
 pub mod input;
 pub mod renderer;
 pub mod run;

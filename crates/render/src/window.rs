@@ -2,7 +2,8 @@
 //!
 //! Controls: the side panel switches demos, resets (with a seed), pauses and single-steps;
 //! right or middle drag pans, the wheel zooms (unless the demo wants it), `Home` in the panel
-//! resets the camera.
+//! resets the camera. A help overlay listing these and the demo's own controls
+//! ([`Demo::help`]) is open on the first frame; F1 or the panel's Help button toggles it.
 
 use crate::args::RunArgs;
 use crate::batch::Batch;
@@ -54,6 +55,8 @@ struct Controls {
     reset: bool,
     reset_camera: bool,
     switch_to: Option<usize>,
+    /// Whether the help overlay is shown (it is on the first frame).
+    show_help: bool,
 }
 
 struct App {
@@ -89,6 +92,7 @@ impl App {
                 reset: false,
                 reset_camera: false,
                 switch_to: None,
+                show_help: true,
             },
             frame_limit: args.frames,
             frames: 0,
@@ -348,6 +352,9 @@ fn side_panels(
             if ui.button("Home").on_hover_text("reset the camera").clicked() {
                 controls.reset_camera = true;
             }
+            if ui.button("Help").on_hover_text("keys and mouse (F1)").clicked() {
+                controls.show_help = !controls.show_help;
+            }
         });
         ui.horizontal(|ui| {
             ui.label("seed");
@@ -358,6 +365,7 @@ fn side_panels(
         ui.separator();
         egui::ScrollArea::vertical().show(ui, |ui| demo.ui(ui));
     });
+    crate::help::show(ui.ctx(), demo, &mut controls.show_help);
 }
 
 fn map_key(key: &WKey) -> Option<Key> {
@@ -399,6 +407,12 @@ impl ApplicationHandler for App {
             WindowEvent::RedrawRequested => self.redraw(el),
             WindowEvent::Focused(false) => self.input.release_all(),
             WindowEvent::KeyboardInput { event, .. } => {
+                if event.state == ElementState::Pressed
+                    && !event.repeat
+                    && event.logical_key == WKey::Named(NamedKey::F1)
+                {
+                    self.controls.show_help = !self.controls.show_help;
+                }
                 if let Some(key) = map_key(&event.logical_key) {
                     match event.state {
                         ElementState::Pressed if !consumed => self.input.press_key(key),

@@ -4,6 +4,27 @@
 use super::{GpuOptions, SHADER};
 
 /// Pipelines and the collision target; reuse one for every batch.
+///
+/// Example: one batch, one submission, one read-back.
+///
+/// ```no_run
+/// # fn f(device: &wgpu::Device, queue: &wgpu::Queue, player: &lore_pixel_collide::Sprite,
+/// #      rock: &lore_pixel_collide::Sprite) -> Result<(), lore_pixel_collide::Error> {
+/// use lore_pixel_collide::{GpuCollider, Pose, QueryBatch, glam::Vec2};
+/// let collider = GpuCollider::new(device);
+/// let mut batch = QueryBatch::new();
+/// let (ps, rs) = (batch.add_sprite(player), batch.add_sprite(rock));
+/// let me = batch.add_object(ps, Pose::at(Vec2::new(100.0, 100.0)))?;
+/// let rocks: Vec<_> = (0..10)
+///     .map(|i| batch.add_object(rs, Pose::at(Vec2::new(40.0 * i as f32, 110.0)).rotated(0.1 * i as f32)))
+///     .collect::<Result<_, _>>()?;
+/// let all_rocks = batch.add_group(&rocks)?;
+/// let hit_any = batch.group(me, all_rocks)?;
+/// let exact = batch.area(me, rocks[2])?;
+/// let results = collider.run(device, queue, &batch)?;
+/// println!("hit: {}, area with rock 2: {:?}", results.overlaps(hit_any), results.area(exact));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct GpuCollider {
     pub(super) options: GpuOptions,
