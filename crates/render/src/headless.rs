@@ -222,6 +222,17 @@ impl Headless {
     /// # Errors
     /// [`FrameError`] when the frame cannot be read back (the GPU device was lost).
     pub fn render(&mut self, demo: &mut dyn Demo, camera: &Camera) -> Result<Frame, FrameError> {
+        self.render_with(demo, camera, None)
+    }
+
+    /// [`Headless::render`] with the window's panels (`Some`) instead of the caption: the
+    /// window's frames, offscreen, for tests.
+    pub(crate) fn render_with(
+        &mut self,
+        demo: &mut dyn Demo,
+        camera: &Camera,
+        panels: Option<frame::Panels<'_>>,
+    ) -> Result<Frame, FrameError> {
         let raw = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
@@ -229,7 +240,7 @@ impl Headless {
             )),
             ..Default::default()
         };
-        let (output, scene) = frame::layout(&self.ctx, raw, demo, camera, &mut self.batch, 1.0, None);
+        let (output, scene) = frame::layout(&self.ctx, raw, demo, camera, &mut self.batch, 1.0, panels);
         let color_view = self.color.create_view(&wgpu::TextureViewDescriptor::default());
         let msaa_view = self.msaa.as_ref().map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
         let target = match &msaa_view {

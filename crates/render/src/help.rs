@@ -30,14 +30,19 @@ pub(crate) fn lines(demo: &dyn Demo) -> Vec<(&'static str, &'static str)> {
     lines
 }
 
-/// Shows the overlay over the scene while `open` is true (its close button clears it).
+/// Shows the overlay over the scene while `open` is true (its close button clears it); it
+/// appears and goes at once, with no fading.
 pub(crate) fn show(ctx: &egui::Context, demo: &dyn Demo, open: &mut bool) {
+    if !*open {
+        return;
+    }
     let lines = lines(demo);
     let shared = SHARED.len() + 1;
     egui::Window::new("Help")
         .open(open)
         .collapsible(false)
         .resizable(false)
+        .fade_in(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
             egui::Grid::new("lore-help").num_columns(2).striped(true).show(ui, |ui| {

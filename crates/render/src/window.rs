@@ -463,3 +463,55 @@ impl ApplicationHandler for App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::headless::{Headless, close};
+
+    struct Ball;
+
+    impl Demo for Ball {
+        fn name(&self) -> &'static str {
+            "ball"
+        }
+        fn reset(&mut self, _seed: u64) {}
+        fn step(&mut self, _input: &Input) {}
+        fn draw(&self, batch: &mut Batch) {
+            batch.disk(Vec2::ZERO, 3.0, crate::Color::RED);
+        }
+        fn help(&self) -> &'static [(&'static str, &'static str)] {
+            &[("left click", "drop a ball")]
+        }
+    }
+
+    /// The window's frame with its panels, rendered offscreen.
+    fn window_frame(h: &mut Headless, controls: &mut Controls) -> crate::headless::Frame {
+        let names = [("ball", "")];
+        let mut panels =
+            |ui: &mut egui::Ui, demo: &mut dyn Demo| side_panels(ui, demo, &names, controls, 60.0, (0, None));
+        let mut demo = Ball;
+        // Three frames: egui sizes a new window over its first frames.
+        for _ in 0..2 {
+            h.render_with(&mut demo, &Camera::default(), Some(&mut panels)).expect("frame read back");
+        }
+        h.render_with(&mut demo, &Camera::default(), Some(&mut panels)).expect("frame read back")
+    }
+
+    #[test]
+    fn the_first_frame_shows_the_help_overlay_over_the_scene() {
+        let mut h = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
+        let args = RunArgs::default();
+        let app = App::new(vec![Box::new(Ball)], &args);
+        let mut controls = app.controls;
+        assert!(controls.show_help, "open on the first frame");
+        let with_help = window_frame(&mut h, &mut controls);
+        controls.show_help = false;
+        let without = window_frame(&mut h, &mut controls);
+        // The overlay sits in the middle of the frame, over the red ball in the middle of the
+        // scene (right of the side panel).
+        let red = |f: &crate::headless::Frame| f.count_in(700, 270, 860, 420, |c| close(c, crate::Color::RED, 10));
+        assert!(red(&without) > 10_000, "the ball shows without the overlay");
+        assert!(red(&with_help) < red(&without) / 2, "the overlay covers the ball");
+    }
+}
