@@ -70,16 +70,20 @@ mod mask;
 mod mesh;
 pub mod shapes;
 mod sprite;
+mod world;
 
 pub use error::Error;
 pub use glam;
 #[cfg(feature = "gpu")]
 pub use gpu::{GpuCollider, GpuOptions, Id, Pending, QueryBatch, Recorded, Results};
+/// The shared world-space vocabulary ([`Aabb`](lore_geom::Aabb)), re-exported.
+pub use lore_geom;
 pub use mask::{Mask, overlap_area, overlaps};
 pub use mesh::{MESH_SUBPIXEL_BITS, Mesh, MeshPlacement};
 pub use sprite::{
     FIXED_BITS, MAX_EXTENT, MAX_POSITION, MAX_SCALE, MAX_SPRITE_SIDE, MIN_SCALE, PixelRect, Placement, Pose, Sprite,
 };
+pub use world::{PIXELS_PER_UNIT_RANGE, PixelSpace};
 
 /// The README's example, compiled and run as a doc test.
 #[cfg(doctest)]

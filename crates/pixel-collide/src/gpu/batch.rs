@@ -2,7 +2,8 @@
 //! records ([`GpuDraw`]) the shader reads for each object.
 
 use super::Id;
-use crate::{Error, Mesh, MeshPlacement, PixelRect, Placement, Pose, Sprite};
+use crate::{Error, Mesh, MeshPlacement, PixelRect, PixelSpace, Placement, Pose, Sprite};
+use lore_geom::Aabb;
 
 /// One object as the shader sees it (a storage buffer entry).
 #[repr(C)]
@@ -183,6 +184,21 @@ impl QueryBatch {
         Ok(Id(self.queries.len() - 1))
     }
 
+    /// The world box of every pixel object `id` may cover (see [`Placement::world_aabb`]).
+    ///
+    /// # Errors
+    /// [`Error::UnknownId`].
+    pub fn object_aabb(&self, id: Id, space: &PixelSpace) -> Result<Aabb, Error> {
+        Ok(space.aabb(&self.object(id)?.bounds()))
+    }
+
+    /// The objects whose pixels the world box `aabb` may touch, in the order they were added:
+    /// the candidates a broad phase's box selects, ready for [`add_group`](QueryBatch::add_group).
+    pub fn objects_overlapping(&self, aabb: &Aabb, space: &PixelSpace) -> Vec<Id> {
+        let area = space.pixel_rect(aabb);
+        (0..self.objects.len()).filter(|&i| !self.objects[i].bounds().intersect(&area).is_empty()).map(Id).collect()
+    }
+
     /// Number of queries.
     pub fn query_count(&self) -> usize {
         self.queries.len()
@@ -243,5 +259,33 @@ impl QueryBatch {
             }
         }
         (hits, rect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    #[test]
+    fn a_world_box_selects_the_objects_it_may_touch() {
+        let space = PixelSpace::new(4.0).unwrap();
+        let mut batch = QueryBatch::new();
+        let s = batch.add_sprite(&Sprite::from_fn(8, 8, |_, _| true).unwrap());
+        let at =
+            |batch: &mut QueryBatch, x: f32, y: f32| batch.add_object(s, space.pose(Vec2::new(x, y), 0.3, Vec2::ONE));
+        let (a, b, c) =
+            (at(&mut batch, 0.0, 0.0).unwrap(), at(&mut batch, 10.0, 0.0).unwrap(), at(&mut batch, 0.0, 10.0).unwrap());
+        for (id, center) in [(a, Vec2::ZERO), (b, Vec2::new(10.0, 0.0)), (c, Vec2::new(0.0, 10.0))] {
+            assert!(batch.object_aabb(id, &space).unwrap().contains_point(center));
+        }
+        // A box between a and b, touching both sprites (each about 2.9 units across, turned).
+        let between = Aabb::new(Vec2::new(1.0, -0.5), Vec2::new(9.0, 0.5)).unwrap();
+        assert_eq!(batch.objects_overlapping(&between, &space), vec![a, b]);
+        let above = Aabb::new(Vec2::new(-0.5, 9.0), Vec2::new(0.5, 20.0)).unwrap();
+        assert_eq!(batch.objects_overlapping(&above, &space), vec![c]);
+        let nowhere = Aabb::new(Vec2::splat(50.0), Vec2::splat(60.0)).unwrap();
+        assert!(batch.objects_overlapping(&nowhere, &space).is_empty());
+        assert!(matches!(batch.object_aabb(Id(7), &space), Err(Error::UnknownId { kind: "object", id: 7 })));
     }
 }
