@@ -89,3 +89,8 @@ pub use world::{PIXELS_PER_UNIT_RANGE, PixelSpace};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The guide's examples (docs/pixel-collide.md), compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/pixel-collide.md")]
+struct GuideDoctests;
