@@ -105,7 +105,7 @@ impl QueryBatch {
     /// Places a triangle mesh at `pose` as a collision object. For pair and group queries its
     /// covered pixels are decided by the rasterizer (see [`MeshPlacement`] for how far that
     /// agrees with the CPU twin); exact areas ([`QueryBatch::area`]) and confirmed hits
-    /// ([`GpuOptions::confirm_hits`]) evaluate the CPU twin's own integer rule per pixel, so
+    /// ([`GpuOptions::confirm_hits`](crate::GpuOptions::confirm_hits)) evaluate the CPU twin's own integer rule per pixel, so
     /// they equal [`MeshPlacement::rasterize`] exactly.
     ///
     /// # Errors

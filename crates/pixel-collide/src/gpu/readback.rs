@@ -150,7 +150,7 @@ impl Results {
         self.answers.get(q.0).is_some_and(|a| a.overlaps)
     }
 
-    /// The exact shared pixel count of an [`area`](QueryBatch::area) query (`None` for other
+    /// The exact shared pixel count of an [`area`](crate::QueryBatch::area) query (`None` for other
     /// queries).
     pub fn area(&self, q: Id) -> Option<u64> {
         self.answers.get(q.0).and_then(|a| a.area)
