@@ -32,7 +32,7 @@ pub enum RunError {
     #[error("no demos to run")]
     NoDemos,
     /// A demo reported an invalid configuration ([`Demo::config_error`](crate::Demo::config_error)).
-    #[error("demo {demo}: invalid configuration: {message}")]
+    #[error("demo {demo}: {message}")]
     Config {
         /// The demo's name.
         demo: String,

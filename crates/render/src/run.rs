@@ -98,7 +98,7 @@ mod tests {
         let args = RunArgs { headless: true, out: out.clone(), ..RunArgs::default() };
         let err = run_headless(vec![Box::new(Points(5)), Box::new(Points(0))], &args).unwrap_err();
         assert!(matches!(&err, RunError::Config { demo, .. } if demo == "points"), "{err}");
-        assert_eq!(err.to_string(), "demo points: invalid configuration: --points must be at least 1");
+        assert_eq!(err.to_string(), "demo points: --points must be at least 1");
         assert!(!out.exists(), "nothing written");
     }
 }
