@@ -284,6 +284,11 @@ fn rgb(c: [u8; 3]) -> Color {
 
 const WALL: Color = Color::rgb(30, 30, 36);
 
+/// The step buttons of the side panel: to the start, one back, one forward, to the end. Plain
+/// ASCII, because the bundled egui fonts have no media-control glyphs (see
+/// `lore_render::glyphs`).
+const BUTTONS: [&str; 4] = ["|<", "<", ">", ">|"];
+
 impl Demo for MazeDemo {
     fn name(&self) -> &'static str {
         "maze"
@@ -448,22 +453,22 @@ impl Demo for MazeDemo {
             self.set_params(p);
         }
         ui.horizontal(|ui| {
-            if ui.button("⏮").clicked() {
+            if ui.button(BUTTONS[0]).clicked() {
                 self.playing = false;
                 self.goto(0);
             }
-            if ui.button("◀").clicked() {
+            if ui.button(BUTTONS[1]).clicked() {
                 self.playing = false;
                 self.goto(self.steps_done.saturating_sub(1));
             }
             if ui.button(if self.playing { "pause" } else { "play" }).clicked() {
                 self.playing = !self.playing;
             }
-            if ui.button("▶").clicked() {
+            if ui.button(BUTTONS[2]).clicked() {
                 self.playing = false;
                 self.goto(self.steps_done + 1);
             }
-            if ui.button("⏭").clicked() {
+            if ui.button(BUTTONS[3]).clicked() {
                 self.goto(self.total_steps);
             }
         });
@@ -475,6 +480,20 @@ impl Demo for MazeDemo {
             ui.label(format!("critical path {} edges, {} dead ends", s.critical_path_len, s.dead_ends));
             ui.label(format!("zone sizes {:?}", s.zone_sizes));
         }
+    }
+
+    fn config_error(&self) -> Option<String> {
+        self.error.clone()
+    }
+
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("Enter", "play / pause"),
+            ("Right or Space / Left", "one step forward / back"),
+            ("S", "show or hide the solution"),
+            ("G", "switch grid / logic maze"),
+            ("N", "next seed"),
+        ]
     }
 
     fn stats(&self) -> String {
@@ -506,6 +525,16 @@ pub fn grid_demo() -> Box<dyn Demo> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_label_has_its_glyphs() {
+        let ctx = lore_render::glyphs::default_context();
+        for label in super::BUTTONS.iter().chain(["play", "pause", "show solution (S)"].iter()) {
+            assert_eq!(lore_render::glyphs::missing_glyphs(&ctx, label), Vec::<char>::new(), "{label}");
+        }
+        // The old labels really were missing: the test can fail.
+        assert!(!lore_render::glyphs::missing_glyphs(&ctx, "⏮◀▶⏭").is_empty());
+    }
+
     use super::*;
 
     #[test]
