@@ -28,6 +28,7 @@ use rand_pcg::Pcg32;
 
 use crate::kinds::{EnemyKind, Kinds};
 use crate::level::{Level, LevelConfig, LevelError};
+use crate::sound::Effect;
 use crate::staging::collide2d::tile_outline;
 use crate::staging::mazegen::{TilePos, tile_at, tile_center};
 use crate::staging::pixel_collide::{PixelSpace, disk_sprite};
@@ -200,6 +201,7 @@ pub struct Game {
     segments: Vec<Segment>,
     handles: Vec<Handle>,
     times: FrameTimes,
+    events: Vec<Effect>,
 }
 
 impl Game {
@@ -242,6 +244,7 @@ impl Game {
             segments: Vec::new(),
             handles: Vec::new(),
             times: FrameTimes::default(),
+            events: Vec::new(),
             level,
         };
         game.enter_level()?;
@@ -351,6 +354,7 @@ impl Game {
     /// [`GameError`] when the next level cannot be made (only on reaching an exit).
     pub fn step(&mut self, input: &Input) -> Result<(), GameError> {
         let mut times = FrameTimes::default();
+        self.events.clear();
         let t = Instant::now();
         let controls = Controls::from_input(input);
         self.player_intent(&controls);
@@ -374,6 +378,7 @@ impl Game {
         let next = self.pickups_and_exit();
         times.game += ms(t);
         if next {
+            self.events.push(Effect::Exit);
             let t = Instant::now();
             self.done.push(self.stats);
             let config =
@@ -408,6 +413,7 @@ impl Game {
                 self.bodies[proxy.index() as usize] = Some(Body::Bullet(handle));
                 self.cooldown = self.kinds.player.fire_interval;
                 self.stats.bullets_fired += 1;
+                self.events.push(Effect::Shot);
             }
         }
     }
@@ -571,6 +577,7 @@ impl Game {
                         if let Ok(e) = self.enemies.remove(enemy) {
                             self.remove_mover(e.proxy);
                             self.stats.enemies_hit += 1;
+                            self.events.push(Effect::Hit);
                         }
                     }
                 }
@@ -580,6 +587,7 @@ impl Game {
                         if self.hurt_cooldown == 0 && e.pos.distance(self.player) < r {
                             self.hurt_cooldown = HURT_FRAMES;
                             self.stats.player_hurt += 1;
+                            self.events.push(Effect::Hurt);
                         }
                     }
                 }
@@ -633,6 +641,10 @@ impl Game {
         for i in 0..self.handles.len() {
             if let Ok(key) = self.pickups.remove(self.handles[i]) {
                 self.stats.keys += 1;
+                self.events.push(Effect::Key);
+                if self.level.doors.iter().any(|&(c, _)| c == key.colour) {
+                    self.events.push(Effect::Door);
+                }
                 self.open_doors(key.colour);
             }
         }
@@ -772,6 +784,12 @@ impl Game {
     /// The keys still lying in the level.
     pub fn pickups(&self) -> impl Iterator<Item = &Pickup> + '_ {
         self.pickups.iter().map(|(_, p)| p)
+    }
+
+    /// What happened in the last step, by the sound it makes, in order.
+    #[must_use]
+    pub fn events(&self) -> &[Effect] {
+        &self.events
     }
 
     /// Where the last step's time went.

@@ -25,9 +25,18 @@
 //! ```
 
 pub mod autopilot;
+pub mod demo;
 pub mod game;
 pub mod kinds;
 pub mod level;
+pub mod sound;
 pub mod staging;
 
 pub use game::Game;
+
+/// The dungeon with the default level and the shipped kinds, autopilot on (so it moves
+/// headless too): the showcase's entry.
+#[must_use]
+pub fn demo() -> Box<dyn lore_render::Demo> {
+    Box::new(demo::Dungeon::new(level::LevelConfig::default(), kinds::Kinds::shipped(), true))
+}
