@@ -43,7 +43,19 @@ pub struct Dungeon {
     block: Vec<i16>,
     sounds: u64,
     audio_ms: f32,
+    watch: Option<KindsWatch>,
 }
+
+/// A kinds file polled for changes.
+#[derive(Debug)]
+struct KindsWatch {
+    path: std::path::PathBuf,
+    seen: Option<(std::time::SystemTime, u64)>,
+    error: Option<String>,
+}
+
+/// Steps between two looks at the kinds file (half a second).
+pub const KINDS_POLL_STEPS: u64 = 30;
 
 impl Dungeon {
     /// A dungeon of levels made from `config` (its seed is replaced by the run's seed at each
@@ -69,6 +81,45 @@ impl Dungeon {
             block: Vec::new(),
             sounds: 0,
             audio_ms: 0.0,
+            watch: None,
+        }
+    }
+
+    /// Reloads the kinds from `path` whenever the file changes (its modification time or length,
+    /// looked at every [`KINDS_POLL_STEPS`] steps). A file that does not load leaves the last
+    /// good kinds in place and shows the error in the HUD until it is fixed.
+    #[must_use]
+    pub fn watching_kinds(mut self, path: std::path::PathBuf) -> Self {
+        let seen = file_stamp(&path);
+        self.watch = Some(KindsWatch { path, seen, error: None });
+        self
+    }
+
+    /// The last kinds reload error, if the file is broken now.
+    #[must_use]
+    pub fn kinds_error(&self) -> Option<&str> {
+        self.watch.as_ref().and_then(|w| w.error.as_deref())
+    }
+
+    fn poll_kinds(&mut self) {
+        let Some(watch) = self.watch.as_mut() else { return };
+        let stamp = file_stamp(&watch.path);
+        if stamp == watch.seen {
+            return;
+        }
+        watch.seen = stamp;
+        match Kinds::load(&watch.path) {
+            Ok(kinds) => {
+                let applied = self.game.as_mut().map_or(Ok(()), |g| g.set_kinds(kinds.clone()));
+                match applied {
+                    Ok(()) => {
+                        self.kinds = kinds;
+                        watch.error = None;
+                    }
+                    Err(e) => watch.error = Some(format!("{e}; last good kinds kept")),
+                }
+            }
+            Err(e) => watch.error = Some(format!("{e}; last good kinds kept")),
         }
     }
 
@@ -124,6 +175,11 @@ impl Dungeon {
     }
 }
 
+fn file_stamp(path: &std::path::Path) -> Option<(std::time::SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
 fn rgb([r, g, b]: [u8; 3]) -> Color {
     Color::rgb(r, g, b)
 }
@@ -167,6 +223,9 @@ impl Demo for Dungeon {
     }
 
     fn step(&mut self, input: &Input) {
+        if self.game.as_ref().is_some_and(|g| g.frame() % KINDS_POLL_STEPS == 0) {
+            self.poll_kinds();
+        }
         let Some(game) = self.game.as_mut() else { return };
         if input.arrows() != Vec2::ZERO {
             self.autopilot = false;
@@ -368,6 +427,9 @@ impl Demo for Dungeon {
             split
         };
         batch.screen_text(vec2(14.0, 32.0), split, 15.0, Color::rgb(170, 180, 200));
+        if let Some(e) = self.kinds_error() {
+            batch.screen_text(vec2(14.0, 52.0), e.to_owned(), 15.0, Color::RED);
+        }
         // Key colours held, as swatches after the text.
         for (i, (colour, _)) in level.keys.iter().enumerate() {
             let col = colour_rgb(*colour);
@@ -403,5 +465,49 @@ impl Demo for Dungeon {
             }
             None => self.error.clone().unwrap_or_default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edited_kinds_file_is_reloaded_and_a_broken_one_keeps_the_last_good_values() {
+        let dir = std::env::temp_dir().join(format!("lore-dungeon-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("kinds.xml");
+        std::fs::write(&path, crate::kinds::DEFAULT_KINDS_XML).unwrap();
+        let mut d = Dungeon::new(LevelConfig::default(), Kinds::shipped(), true).watching_kinds(path.clone());
+        d.reset(4);
+        let step = |d: &mut Dungeon| {
+            for _ in 0..KINDS_POLL_STEPS {
+                d.step(&Input::default());
+            }
+        };
+        step(&mut d);
+        assert_eq!(d.game().unwrap().kinds(), &Kinds::shipped());
+        // Wanderers stop: the edit applies while the game runs.
+        let slow = crate::kinds::DEFAULT_KINDS_XML
+            .replace(r#"<parameter name="speed" value="1.2"/>"#, r#"<parameter name="speed" value="0"/>"#);
+        std::fs::write(&path, &slow).unwrap();
+        step(&mut d);
+        assert_eq!(d.game().unwrap().kinds().wanderer.speed, 0.0);
+        assert_eq!(d.kinds_error(), None);
+        // A broken edit: the error shows, the last good values stay.
+        std::fs::write(&path, &slow[..slow.len() / 2]).unwrap();
+        step(&mut d);
+        assert!(
+            d.kinds_error().is_some_and(|e| e.contains("kinds") && e.contains("last good")),
+            "{:?}",
+            d.kinds_error()
+        );
+        assert_eq!(d.game().unwrap().kinds().wanderer.speed, 0.0);
+        // Fixed again: the error goes.
+        std::fs::write(&path, crate::kinds::DEFAULT_KINDS_XML).unwrap();
+        step(&mut d);
+        assert_eq!(d.kinds_error(), None);
+        assert_eq!(d.game().unwrap().kinds(), &Kinds::shipped());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

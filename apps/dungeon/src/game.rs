@@ -252,6 +252,19 @@ impl Game {
         Ok(game)
     }
 
+    /// Replaces the kinds while the game runs (a hot reload): speeds, radii, fire rate and
+    /// bullet values apply from the next step, enemy counts from the next level.
+    ///
+    /// # Errors
+    /// [`GameError::Setup`] when a radius gives no collision sprite (the old kinds stay).
+    pub fn set_kinds(&mut self, kinds: Kinds) -> Result<(), GameError> {
+        let sprite = |r: f32| disk_sprite(r * PIXELS_PER_TILE).map_err(setup);
+        let (w, c, b) = (sprite(kinds.wanderer.radius)?, sprite(kinds.chaser.radius)?, sprite(kinds.bullet.radius)?);
+        (self.wanderer_sprite, self.chaser_sprite, self.bullet_sprite) = (w, c, b);
+        self.kinds = kinds;
+        Ok(())
+    }
+
     /// Sets up entities and collision for `self.level`.
     fn enter_level(&mut self) -> Result<(), GameError> {
         let level = &self.level;

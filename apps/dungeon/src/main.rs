@@ -61,6 +61,9 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut dungeon = Dungeon::new(config, kinds, cli.autopilot).counting_allocations();
+    if let Some(path) = &cli.kinds {
+        dungeon = dungeon.watching_kinds(path.clone());
+    }
     let mut recording = None;
     if cli.run.is_headless() {
         dungeon = dungeon.printing_levels();
