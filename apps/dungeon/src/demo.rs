@@ -473,6 +473,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn it_draws_the_level_its_entities_and_the_hud() {
+        let mut d = Dungeon::new(LevelConfig::default(), Kinds::shipped(), true);
+        d.reset(2);
+        for _ in 0..240 {
+            d.step(&Input::default());
+        }
+        let game = d.game().unwrap();
+        assert!(
+            game.player().distance(tile_center(&game.level().map, game.level().start)) > 1.0,
+            "the autopilot moved"
+        );
+        let mut batch = Batch::new(d.camera(), vec2(1280.0, 720.0));
+        d.draw(&mut batch);
+        let tiles = (game.level().map.width() * game.level().map.height()) as usize;
+        // Two triangles per tile at least, and more for every enemy disk.
+        assert!(batch.triangle_count() > 2 * tiles + 8 * game.enemies().count());
+        let hud: Vec<&str> = batch.labels().iter().map(|l| l.text.as_str()).collect();
+        assert!(hud.iter().any(|t| t.starts_with("level 1") && t.contains("enemies")), "{hud:?}");
+        assert!(hud.iter().any(|t| t.contains("collide2d") && t.contains("broadphase")), "{hud:?}");
+        assert!(d.stats().starts_with("level 1 (seed 2)"), "{}", d.stats());
+        // A level that cannot be made shows its error instead of panicking.
+        let mut bad = Dungeon::new(LevelConfig { zones: 0, ..LevelConfig::default() }, Kinds::shipped(), true);
+        bad.reset(1);
+        bad.step(&Input::default());
+        assert!(bad.game().is_none() && !bad.stats().is_empty());
+        let mut batch = Batch::new(bad.camera(), vec2(1280.0, 720.0));
+        bad.draw(&mut batch);
+        assert!(batch.labels()[0].text.starts_with("dungeon: level"));
+    }
+
+    #[test]
     fn an_edited_kinds_file_is_reloaded_and_a_broken_one_keeps_the_last_good_values() {
         let dir = std::env::temp_dir().join(format!("lore-dungeon-watch-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
