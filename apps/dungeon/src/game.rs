@@ -20,7 +20,7 @@ use lore_allocators::{Handle, HandleArray};
 use lore_broadphase::{Aabb as BoxBp, Grid, ProxyId, Ray, SpatialIndex, Tree, World};
 use lore_collide2d::{Segment, SlideOptions, slide_disk_swept};
 use lore_mazegen::Tile;
-use lore_pixel_collide::{Mask, Sprite};
+use lore_pixel_collide::Mask;
 use lore_render::demo::DT;
 use lore_render::{Input, Key, MouseButton};
 use rand::{RngExt, SeedableRng};
@@ -191,9 +191,9 @@ pub struct Game {
     faces: Vec<Option<Face>>,
     bodies: Vec<Option<Body>>,
     space: PixelSpace,
-    wanderer_sprite: Sprite,
-    chaser_sprite: Sprite,
-    bullet_sprite: Sprite,
+    wanderer_mask: Mask,
+    chaser_mask: Mask,
+    bullet_mask: Mask,
     // Per-step scratch, kept to reuse its memory.
     moving_pairs: Vec<(ProxyId, ProxyId)>,
     mixed_pairs: Vec<(ProxyId, ProxyId)>,
@@ -213,11 +213,10 @@ impl Game {
         let t = Instant::now();
         let level = Level::generate(config)?;
         let level_ms = ms(t);
-        let pr = kinds.bullet.radius * PIXELS_PER_TILE;
         let mut game = Self {
-            wanderer_sprite: disk_sprite(kinds.wanderer.radius * PIXELS_PER_TILE).map_err(setup)?,
-            chaser_sprite: disk_sprite(kinds.chaser.radius * PIXELS_PER_TILE).map_err(setup)?,
-            bullet_sprite: disk_sprite(pr).map_err(setup)?,
+            wanderer_mask: disk_mask(kinds.wanderer.radius)?,
+            chaser_mask: disk_mask(kinds.chaser.radius)?,
+            bullet_mask: disk_mask(kinds.bullet.radius)?,
             kinds,
             config,
             stats: LevelStats { seed: config.seed, ..LevelStats::default() },
@@ -258,9 +257,9 @@ impl Game {
     /// # Errors
     /// [`GameError::Setup`] when a radius gives no collision sprite (the old kinds stay).
     pub fn set_kinds(&mut self, kinds: Kinds) -> Result<(), GameError> {
-        let sprite = |r: f32| disk_sprite(r * PIXELS_PER_TILE).map_err(setup);
-        let (w, c, b) = (sprite(kinds.wanderer.radius)?, sprite(kinds.chaser.radius)?, sprite(kinds.bullet.radius)?);
-        (self.wanderer_sprite, self.chaser_sprite, self.bullet_sprite) = (w, c, b);
+        let (w, c, b) =
+            (disk_mask(kinds.wanderer.radius)?, disk_mask(kinds.chaser.radius)?, disk_mask(kinds.bullet.radius)?);
+        (self.wanderer_mask, self.chaser_mask, self.bullet_mask) = (w, c, b);
         self.kinds = kinds;
         Ok(())
     }
@@ -633,17 +632,23 @@ impl Game {
         }
     }
 
-    /// The pixel-perfect test of one candidate pair (lore-pixel-collide's CPU twin).
-    fn bullet_hits(&self, bullet: Handle, enemy: Handle) -> bool {
-        let (Some(b), Some(e)) = (self.bullets.get(bullet), self.enemies.get(enemy)) else { return false };
-        let sprite = if e.chaser { &self.chaser_sprite } else { &self.wanderer_sprite };
-        let (Ok(mb), Ok(me)) = (
-            Mask::rasterize(&self.bullet_sprite, self.space.pose(b.pos, 0.0)),
-            Mask::rasterize(sprite, self.space.pose(e.pos, 0.0)),
-        ) else {
+    /// The pixel-perfect test of one candidate pair (lore-pixel-collide's CPU twin): each
+    /// kind's disk mask is built once and moved to the pair's pixels, so a test allocates
+    /// nothing (positions snap to whole collision pixels, 1/16 tile).
+    fn bullet_hits(&mut self, bullet: Handle, enemy: Handle) -> bool {
+        let (Some(b), Some(e)) = (self.bullets.get(bullet).copied(), self.enemies.get(enemy).copied()) else {
             return false;
         };
-        mb.overlaps(&me)
+        let space = self.space;
+        let place = |mask: &mut Mask, p: Vec2| {
+            let r = mask.bounds();
+            let (x, y) = space.top_left(p, r.width(), r.height());
+            mask.set_position(x, y);
+        };
+        place(&mut self.bullet_mask, b.pos);
+        let enemy_mask = if e.chaser { &mut self.chaser_mask } else { &mut self.wanderer_mask };
+        place(enemy_mask, e.pos);
+        enemy_mask.overlaps(&self.bullet_mask)
     }
 
     /// Keys and the exit; returns whether the player reached the exit.
@@ -817,6 +822,12 @@ fn disk_box(pos: Vec2, radius: f32, motion: Vec2) -> BoxBp {
     let r = Vec2::splat(radius + 1e-3);
     let (lo, hi) = (pos.min(pos + motion) - r, pos.max(pos + motion) + r);
     BoxBp::new(lo, hi).unwrap_or_else(|_| BoxBp::new(Vec2::ZERO, Vec2::ZERO).expect("the zero box is valid"))
+}
+
+/// A solid disk of `radius` tiles as a collision mask at the origin.
+fn disk_mask(radius: f32) -> Result<Mask, GameError> {
+    let sprite = disk_sprite(radius * PIXELS_PER_TILE).map_err(setup)?;
+    Ok(Mask::from_sprite(&sprite, 0, 0))
 }
 
 fn ms(t: Instant) -> f32 {

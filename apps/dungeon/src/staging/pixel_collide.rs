@@ -3,6 +3,8 @@
 //! sprites by world position without writing the flip itself.
 
 use glam::{Vec2, vec2};
+#[cfg(doc)]
+use lore_pixel_collide::Mask;
 use lore_pixel_collide::{Error, Pose, Sprite};
 
 /// A y-up world seen as a y-down pixel grid: world point `p` is pixel
@@ -33,6 +35,15 @@ impl PixelSpace {
     #[must_use]
     pub fn to_pixels(&self, p: Vec2) -> Vec2 {
         vec2((p.x - self.left) * self.scale, (self.top - p.y) * self.scale)
+    }
+
+    /// The top-left pixel at which an unrotated `width × height` sprite centred at world point
+    /// `p` starts, rounded to whole pixels: where [`Mask::set_position`] puts a prebuilt mask
+    /// (no rasterization, no allocation; positions snap to the pixel grid).
+    #[must_use]
+    pub fn top_left(&self, p: Vec2, width: u32, height: u32) -> (i32, i32) {
+        let c = self.to_pixels(p) - vec2(width as f32, height as f32) * 0.5;
+        (c.x.round() as i32, c.y.round() as i32)
     }
 
     /// A pose centred at world point `p`, turned `angle` radians counter-clockwise in the
@@ -83,5 +94,32 @@ mod tests {
         assert!(overlaps(&big, at(5.0), &small, at(5.2)).unwrap());
         assert!(!overlaps(&big, at(5.0), &small, at(5.5)).unwrap());
         assert!(disk_sprite(f32::INFINITY).is_err());
+    }
+
+    #[test]
+    fn prebuilt_masks_moved_to_the_snapped_corner_touch_as_the_disks_do_within_a_pixel() {
+        use lore_pixel_collide::Mask;
+        let space = PixelSpace::new(0.0, 20.0, 16.0).unwrap();
+        let (rb, rs) = (4.0, 1.5);
+        let (big, small) = (disk_sprite(rb).unwrap(), disk_sprite(rs).unwrap());
+        let (mut mb, mut ms) = (Mask::from_sprite(&big, 0, 0), Mask::from_sprite(&small, 0, 0));
+        let (mut touching, mut apart) = (0, 0);
+        for i in 0..400 {
+            let pb = vec2(5.0, 10.0);
+            let ps = pb + Vec2::from_angle(i as f32 * 0.37) * (i as f32 / 400.0) * 0.6;
+            let (bx, by) = space.top_left(pb, big.width(), big.height());
+            let (sx, sy) = space.top_left(ps, small.width(), small.height());
+            mb.set_position(bx, by);
+            ms.set_position(sx, sy);
+            let gap_px = pb.distance(ps) * space.scale - (rb + rs);
+            if gap_px < -2.0 {
+                assert!(mb.overlaps(&ms), "step {i}: disks overlap by {} px", -gap_px);
+                touching += 1;
+            } else if gap_px > 2.0 {
+                assert!(!mb.overlaps(&ms), "step {i}: disks {gap_px} px apart");
+                apart += 1;
+            }
+        }
+        assert!(touching > 50 && apart > 50);
     }
 }
