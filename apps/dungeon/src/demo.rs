@@ -1,7 +1,7 @@
 //! The [`Demo`] face of the game: drawing through lore-render, the autopilot switch, the HUD.
 
 use glam::{Vec2, vec2};
-use lore_mazegen::{Tile, colour_rgb, zone_rgb};
+use lore_mazegen::{Tile, color_rgb, zone_rgb};
 use lore_render::{Batch, Camera, Color, Demo, Input, Key};
 
 use crate::autopilot::Autopilot;
@@ -327,7 +327,7 @@ impl Demo for Dungeon {
                 match tile {
                     Tile::Wall => batch.rect(lo, hi, Color::rgb(74, 82, 104)),
                     Tile::Door(colour) => {
-                        let col = colour_rgb(colour);
+                        let col = color_rgb(colour);
                         if game.holds_key(colour) {
                             batch.rect(lo, hi, scaled(col, 0.18));
                             batch.rect_outline(lo + 0.06, hi - 0.06, 0.05, rgb(col));
@@ -360,7 +360,7 @@ impl Demo for Dungeon {
         }
         // Keys.
         for key in game.pickups() {
-            let col = rgb(colour_rgb(key.colour));
+            let col = rgb(color_rgb(key.colour));
             batch.ring(key.pos + vec2(-0.12, 0.0), 0.07, 0.16, col);
             batch.rect(key.pos + vec2(0.0, -0.04), key.pos + vec2(0.3, 0.04), col);
             batch.rect(key.pos + vec2(0.2, -0.14), key.pos + vec2(0.26, 0.0), col);
@@ -432,7 +432,7 @@ impl Demo for Dungeon {
         }
         // Key colours held, as swatches after the text.
         for (i, (colour, _)) in level.keys.iter().enumerate() {
-            let col = colour_rgb(*colour);
+            let col = color_rgb(*colour);
             let at = vec2(w as f32 - 0.6 - i as f32 * 0.7, h as f32 + 0.9);
             if game.holds_key(*colour) {
                 batch.rect(at - 0.25, at + 0.25, rgb(col));

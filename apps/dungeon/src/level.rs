@@ -1,7 +1,7 @@
 //! A level: a lock-and-key grid maze from lore-mazegen as a tile map, with the exit and the
 //! solver's route through every key to it.
 
-use lore_mazegen::{CellMap, Config, Maze, MazeError, Solution, Tile, TileMap, check, generate};
+use lore_mazegen::{CellMap, Config, Maze, Solution, Tile, TileMap, check, generate};
 
 use crate::staging::mazegen::{TilePos, node_tile, path_tiles, tile_distances, tile_path};
 
@@ -34,7 +34,7 @@ impl Default for LevelConfig {
 pub enum LevelError {
     /// The maze generator refused the configuration.
     #[error("level: {0}")]
-    Maze(#[from] MazeError),
+    Maze(#[from] lore_mazegen::Error),
     /// The size is outside what the game accepts.
     #[error("level: size {width}x{height} cells is outside 2..={MAX_CELLS_SIDE} per side")]
     Size {

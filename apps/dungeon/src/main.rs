@@ -98,12 +98,8 @@ fn write_wav(path: &std::path::Path, rec: &lore_dungeon::demo::Recording) -> Res
     let samples = rec.lock().map_err(|_| "the recording was poisoned".to_owned())?.clone();
     let audio =
         lore_bitpack_audio::Audio { sample_rate: lore_dungeon::sound::SAMPLE_RATE, channels: 1, bits: 16, samples };
-    let bytes = lore_bitpack_audio::wav::write(&audio);
-    let tmp = path.with_extension("wav.tmp");
-    std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: {e}", path.display())
-    })?;
+    let bytes = lore_bitpack_audio::wav::write(&audio).map_err(|e| format!("{}: {e}", path.display()))?;
+    lore_render::file::write_atomic(path, &bytes).map_err(|e| e.to_string())?;
     println!("wrote {} ({:.1} s of sound)", path.display(), audio.samples.len() as f64 / f64::from(audio.sample_rate));
     Ok(())
 }

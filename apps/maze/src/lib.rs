@@ -9,7 +9,8 @@
 //! pass the largest vertex buffer a GPU takes (lore-render draws a batch from one buffer), and
 //! at that size a cell is under a pixel anyway.
 
-pub mod file;
+/// Atomic writes of exports: lore-render's, shared by every app that saves.
+pub use lore_render::file;
 
 use std::cell::RefCell;
 

@@ -8,9 +8,7 @@ use crate::frame::{self, Target};
 use crate::gpu::{Gpu, GpuError};
 use crate::input::Input;
 use crate::renderer::Renderer;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 
 /// Width of a headless frame, in pixels.
 pub const WIDTH: u32 = 1280;
@@ -81,7 +79,7 @@ impl Frame {
     /// # Errors
     /// Any I/O or encoding error; the file at `path`, if any, is then unchanged.
     pub fn save_png(&self, path: &Path) -> std::io::Result<()> {
-        write_atomically(path, |out| {
+        crate::file::write_atomic_with(path, |out| {
             let mut encoder = png::Encoder::new(out, self.width, self.height);
             encoder.set_color(png::ColorType::Rgba);
             encoder.set_depth(png::BitDepth::Eight);
@@ -89,36 +87,8 @@ impl Frame {
             writer.write_image_data(&self.rgba).map_err(std::io::Error::other)?;
             writer.finish().map_err(std::io::Error::other)
         })
+        .map_err(|e| std::io::Error::new(e.source.kind(), e.to_string()))
     }
-}
-
-/// Writes a file through `write` into a fresh temporary file next to `path` (same folder, so
-/// the rename cannot cross file systems), syncs it, and renames it over `path`. On any error
-/// the temporary file is removed and `path` is untouched: never opened, never truncated.
-pub(crate) fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let name = path.file_name().ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".{}-{}.tmp", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
-    let temp: PathBuf = path.with_file_name(temp_name);
-    let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-    let result = (|| {
-        let mut out = BufWriter::new(file);
-        write(&mut out)?;
-        let file = out.into_inner().map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        // Best effort: the error that matters is the one returned.
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 /// Whether two colors are within `tolerance` on every channel (alpha ignored): for tests that
@@ -311,6 +281,7 @@ fn padded_row(width: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("lore-render-{name}-{}", std::process::id()));
@@ -324,22 +295,6 @@ mod tests {
             std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         names
-    }
-
-    #[test]
-    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
-        let dir = temp_dir("failed-write");
-        let path = dir.join("shot.png");
-        std::fs::write(&path, b"the old picture").unwrap();
-        let err = write_atomically(&path, |out| {
-            out.write_all(&[7; 100_000])?;
-            Err(std::io::Error::other("disk full"))
-        })
-        .unwrap_err();
-        assert_eq!(err.to_string(), "disk full");
-        assert_eq!(std::fs::read(&path).unwrap(), b"the old picture");
-        assert_eq!(entries(&dir), ["shot.png"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -55,6 +55,7 @@ pub mod camera;
 pub mod color;
 pub mod demo;
 pub mod error;
+pub mod file;
 mod frame;
 pub mod glyphs;
 pub mod gpu;

@@ -1,4 +1,5 @@
-//! Writing an export without ever losing the file it replaces.
+//! Writing a file without ever losing the one it replaces: the project's atomic write, shared by
+//! every app that saves (headless PNGs, maze exports, editor levels, the dungeon's WAV).
 //!
 //! The bytes go to a new temporary file in the target's directory (created with `create_new`,
 //! so nothing else is ever opened for truncation), are flushed to disk, and the temporary file
@@ -7,7 +8,7 @@
 //! it was: absent, or the old file, whole.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Why an export could not be written; its message says what happened to the target.
@@ -31,11 +32,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     write_atomic_with(path, |file| file.write_all(bytes))
 }
 
-/// [`write_atomic`] with the writing done by `write` (tests inject failures here).
+/// [`write_atomic`] with the bytes produced by `write` into a buffered writer (an encoder
+/// streams straight into it; tests inject failures here).
 ///
 /// # Errors
 /// As [`write_atomic`], and whatever `write` returns.
-pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> Result<(), WriteError> {
+pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), WriteError> {
     let existed = path.exists();
     let fail = |source| WriteError { path: path.to_path_buf(), existed, source };
     let name = path.file_name().ok_or_else(|| fail(io::Error::other("the path names no file")))?;
@@ -43,9 +45,11 @@ pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut File) -> io::Resul
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let (mut temp, temp_path) = create_temp(dir, name).map_err(fail)?;
-    let written = write(&mut temp).and_then(|()| temp.sync_all());
-    drop(temp);
+    let (temp, temp_path) = create_temp(dir, name).map_err(fail)?;
+    let mut out = BufWriter::new(temp);
+    let written = write(&mut out)
+        .and_then(|()| out.into_inner().map_err(io::IntoInnerError::into_error))
+        .and_then(|file| file.sync_all());
     let renamed = written.and_then(|()| std::fs::rename(&temp_path, path));
     if let Err(e) = renamed {
         // Best effort: the temporary file is ours, and the error that matters is `e`.
@@ -82,7 +86,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("lore-maze-file-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("lore-render-file-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
