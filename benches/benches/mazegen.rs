@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group};
 use knossos::maze::{Bias, BinaryTree, Kruskal, OrthogonalMazeBuilder, RecursiveBacktracking, Sidewinder};
-use lore_mazegen::{Config, GridTree, MazeError, TreeAlgorithm, check, generate};
+use lore_mazegen::{Config, Error, GridTree, TreeAlgorithm, check, generate};
 
 fn knossos(width: usize, height: usize, algorithm: Box<dyn knossos::maze::Algorithm>) -> knossos::maze::OrthogonalMaze {
     OrthogonalMazeBuilder::new().width(width).height(height).algorithm(algorithm).seed(Some(1)).build()
@@ -24,7 +24,7 @@ fn lore_grid(w: u32, h: u32, tree: TreeAlgorithm) -> Config {
 fn over_seeds(
     side: u32,
     bias: f32,
-    carve: fn(u32, u32, f32, u64) -> Result<GridTree, MazeError>,
+    carve: fn(u32, u32, f32, u64) -> Result<GridTree, Error>,
 ) -> impl FnMut() -> GridTree {
     let mut seed = 0;
     move || {

@@ -1,17 +1,36 @@
 //! `bitpack`: encode, decode, verify and inspect `.bpk` files and classic klystrack streams.
+//!
+//! Every output goes through [`output::Output`] (a temporary file renamed over the target when
+//! complete); all targets are planned and checked (no two inputs onto one output, no input
+//! overwritten, no existing file replaced without `--force`) before anything is written.
 
-use std::io::Write;
+mod output;
+mod progress;
+mod sidecar;
+mod stream;
+
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use lore_bitpack_audio::classic::{self, Options};
-use lore_bitpack_audio::container::{self, Encoder, Limits, StreamDecoder};
-use lore_bitpack_audio::{Audio, Effort, Error, Settings, wav};
+use lore_bitpack_audio::container::{self, Encoder};
+use lore_bitpack_audio::{Audio, Effort, Settings, wav};
+
+use output::Output;
+use progress::{Progress, When};
+use sidecar::Sidecar;
+use stream::Caps;
 
 /// Default cap on the samples one decoded file may produce: 2^28 (512 MiB of 16-bit PCM, about 50
-/// minutes of 44.1 kHz stereo). A `.bpk` file of silence claims about 190,000 times its size.
+/// minutes of 44.1 kHz stereo).
 const DEFAULT_MAX_SAMPLES: u64 = 1 << 28;
+
+/// Default cap on how many bytes of 16-bit PCM one byte of input may decode to. Real recordings
+/// compress 2 to 10 times, a chunk of digital silence about 750 times; a crafted file of silence
+/// claims 190,000 times its size.
+const DEFAULT_MAX_RATIO: u64 = 1000;
 
 #[derive(Parser, Debug)]
 #[command(name = "bitpack", version, about = "Lossless audio compression in the klystrack family")]
@@ -22,6 +41,17 @@ struct Cli {
     /// more are refused before decoding. Default 2^28 = 512 MiB of 16-bit PCM.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_SAMPLES)]
     max_samples: u64,
+    /// Most bytes of 16-bit PCM that one byte of input may decode to; files claiming more are
+    /// refused before decoding (a small file of silence can claim gigabytes).
+    #[arg(long, global = true, value_name = "R", default_value_t = DEFAULT_MAX_RATIO)]
+    max_ratio: u64,
+    /// Replace output files that already exist (each is still written to a temporary file first
+    /// and renamed over the old one only when complete).
+    #[arg(long, global = true)]
+    force: bool,
+    /// Progress bar on stderr: `auto` draws it only when stderr is a terminal.
+    #[arg(long, global = true, value_enum, default_value_t = When::Auto)]
+    progress: When,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -38,9 +68,25 @@ enum Preset {
 enum Format {
     /// The `.bpk` container.
     Bpk,
-    /// The raw reference stream of the post (mono, option 3 unless `--option`); the sample count,
-    /// option and bit length are printed, since the stream does not hold them.
+    /// The raw reference stream of the post (mono; option 3 unless `--option`). The stream does
+    /// not hold the sample count, option, length in bits or rate: they go to a sidecar file
+    /// `NAME.bits.meta` that decoding reads.
     Classic,
+}
+
+/// The classic option to encode with: one of the four, or the best of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClassicChoice {
+    Fixed(Options),
+    Best,
+}
+
+fn parse_choice(s: &str) -> Result<ClassicChoice, String> {
+    if s.eq_ignore_ascii_case("best") {
+        return Ok(ClassicChoice::Best);
+    }
+    let k: u8 = s.parse().map_err(|_| format!("{s:?}: expected 0, 1, 2, 3 or best"))?;
+    Options::from_flags(k).map(ClassicChoice::Fixed).map_err(|e| e.to_string())
 }
 
 #[derive(Subcommand, Debug)]
@@ -61,9 +107,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Bpk)]
         format: Format,
-        /// Classic option (0..=3) for `--format classic`; default: best of four.
-        #[arg(long)]
-        option: Option<u8>,
+        /// Classic option for `--format classic`: 0..=3, or `best` for the smallest of the four
+        /// (klystron's bitpack_best). Default: 3, the reference stream.
+        #[arg(long, value_parser = parse_choice)]
+        option: Option<ClassicChoice>,
     },
     /// .bpk files (or folders of them) back to WAV; or a raw classic stream with its parameters.
     Decode {
@@ -75,18 +122,18 @@ enum Command {
         /// Input format.
         #[arg(long, value_enum, default_value_t = Format::Bpk)]
         format: Format,
-        /// Classic stream: sample count.
+        /// Classic stream: sample count (default: from the sidecar `NAME.bits.meta`).
         #[arg(long)]
         samples: Option<usize>,
-        /// Classic stream: length in bits (default: 8 × file size).
+        /// Classic stream: length in bits (default: the sidecar's, else 8 × file size).
         #[arg(long)]
         bits: Option<u64>,
-        /// Classic stream: option 0..=3.
-        #[arg(long, default_value_t = 3)]
-        option: u8,
-        /// Classic stream: sample rate written to the WAV.
-        #[arg(long, default_value_t = 44100)]
-        rate: u32,
+        /// Classic stream: option 0..=3 (default: the sidecar's, else 3).
+        #[arg(long)]
+        option: Option<u8>,
+        /// Classic stream: sample rate written to the WAV (required without a sidecar).
+        #[arg(long)]
+        rate: Option<u32>,
     },
     /// Verifies .bpk files: header, chunk table, every chunk's CRC32 and decode.
     Test {
@@ -129,50 +176,110 @@ fn files(inputs: &[PathBuf], ext: &str) -> Res<Vec<PathBuf>> {
     Ok(out)
 }
 
-fn target(input: &Path, out: &Option<PathBuf>, ext: &str) -> Res<PathBuf> {
-    let name = input.with_extension(ext);
-    Ok(match out {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            dir.join(name.file_name().ok_or("bad input name")?)
+/// One input and the files it will be written to.
+struct Job {
+    input: PathBuf,
+    target: PathBuf,
+    sidecar: Option<PathBuf>,
+}
+
+/// `p` in a form two spellings of one path share: the canonical folder and the file name.
+fn identity(p: &Path) -> PathBuf {
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let dir = dir.canonicalize().or_else(|_| std::path::absolute(dir)).unwrap_or_else(|_| dir.to_path_buf());
+    dir.join(p.file_name().unwrap_or_default())
+}
+
+/// The targets of `inputs` (extension `ext`, with a `.meta` sidecar when asked), checked before
+/// anything is written: no two inputs onto one file, no input overwritten, and unless `force` is
+/// `Some(true)`, no existing file replaced (`None`: the caller checks that later, with
+/// [`refuse_existing`]). Creates the output folder.
+fn plan(inputs: &[PathBuf], out: &Option<PathBuf>, ext: &str, sidecar: bool, force: Option<bool>) -> Res<Vec<Job>> {
+    let mut jobs = Vec::new();
+    for input in inputs {
+        let name = input.with_extension(ext);
+        let name = name.file_name().ok_or_else(|| format!("{}: not a file name", input.display()))?;
+        let target = match out {
+            Some(dir) => dir.join(name),
+            None => input.with_extension(ext),
+        };
+        let sidecar = sidecar.then(|| sidecar::path_for(&target));
+        jobs.push(Job { input: input.clone(), target, sidecar });
+    }
+    let sources: HashMap<PathBuf, &Path> = inputs.iter().map(|i| (identity(i), i.as_path())).collect();
+    let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
+    for job in &jobs {
+        for t in std::iter::once(&job.target).chain(&job.sidecar) {
+            let id = identity(t);
+            if let Some(first) = claimed.insert(id.clone(), &job.input) {
+                return Err(format!(
+                    "{} and {} would both be written to {}; nothing was written (rename one, or send \
+                     them to different folders with -o)",
+                    first.display(),
+                    job.input.display(),
+                    t.display()
+                ));
+            }
+            if let Some(src) = sources.get(&id) {
+                return Err(format!(
+                    "{} would be written over the input {}; nothing was written",
+                    t.display(),
+                    src.display()
+                ));
+            }
         }
-        None => name,
-    })
+    }
+    if force == Some(false) {
+        refuse_existing(&jobs)?;
+    }
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    Ok(jobs)
+}
+
+/// Refuses the jobs if any of their targets exists.
+fn refuse_existing(jobs: &[Job]) -> Res<()> {
+    for job in jobs {
+        for t in std::iter::once(&job.target).chain(&job.sidecar) {
+            if output::occupied(t) {
+                return Err(output::exists_message(t));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn read(p: &Path) -> Res<Vec<u8>> {
     std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))
 }
 
-fn write(p: &Path, b: &[u8]) -> Res<()> {
-    std::fs::write(p, b).map_err(|e| format!("{}: {e}", p.display()))
+/// Writes `bytes` to `target` through a temporary file.
+fn write(target: &Path, bytes: &[u8], force: bool) -> Res<()> {
+    let mut o = Output::create(target, force)?;
+    o.write_all(bytes)?;
+    o.commit()
 }
 
-/// A progress bar on stderr, drawn when the work is long enough to need one.
-struct Progress {
-    total: u64,
-    done: u64,
-    shown: u64,
-}
-
-impl Progress {
-    fn new(total: u64) -> Self {
-        Progress { total: total.max(1), done: 0, shown: u64::MAX }
+/// Parses a WAV file's layout, warning when its data ends inside a frame.
+fn inspect_wav(f: &Path, data: &[u8]) -> Res<wav::Info> {
+    let info = wav::inspect(data).map_err(|e| format!("{}: {e}", f.display()))?;
+    if info.partial_samples > 0 {
+        eprintln!(
+            "bitpack: warning: {}: the data ends inside a frame; the last {} sample(s) of an incomplete \
+             {}-channel frame are left out",
+            f.display(),
+            info.partial_samples,
+            info.channels
+        );
     }
-
-    fn step(&mut self, n: u64) {
-        self.done += n;
-        let pct = self.done * 100 / self.total;
-        if self.total >= 64 && pct != self.shown {
-            self.shown = pct;
-            let filled = (pct / 4) as usize;
-            eprint!("\r[{}{}] {pct:3}%", "#".repeat(filled), " ".repeat(25 - filled.min(25)));
-            if self.done >= self.total {
-                eprintln!();
-            }
-            let _ = std::io::stderr().flush();
-        }
-    }
+    Ok(info)
 }
 
 fn effort(p: Preset) -> Effort {
@@ -183,143 +290,166 @@ fn effort(p: Preset) -> Effort {
     }
 }
 
-fn encode(
-    inputs: &[PathBuf],
-    out: &Option<PathBuf>,
+struct EncodeArgs {
     preset: Preset,
     chunk: u32,
     format: Format,
-    option: Option<u8>,
-) -> Res<()> {
+    option: Option<ClassicChoice>,
+    force: bool,
+    progress: When,
+}
+
+fn encode(inputs: &[PathBuf], out: &Option<PathBuf>, a: &EncodeArgs) -> Res<()> {
     let list = files(inputs, "wav")?;
-    let mut clips = Vec::new();
-    for f in &list {
-        clips.push(wav::read(&read(f)?).map_err(|e| format!("{}: {e}", f.display()))?);
-    }
-    let total: u64 = clips.iter().map(|a| a.frames() as u64).sum();
-    let mut bar = Progress::new(total.div_ceil(u64::from(chunk.max(1))));
-    for (f, audio) in list.iter().zip(&clips) {
-        match format {
-            Format::Bpk => {
-                let settings = Settings { effort: effort(preset), chunk_frames: chunk };
-                let (mut enc, mut bytes) =
-                    Encoder::new(audio.sample_rate, audio.channels, audio.bits, audio.frames() as u64, settings)
-                        .map_err(|e| format!("{}: {e}", f.display()))?;
-                let per = chunk as usize * usize::from(audio.channels);
-                for part in audio.samples.chunks(per.max(1)) {
-                    enc.feed(part, &mut bytes).map_err(|e| format!("{}: {e}", f.display()))?;
-                    bar.step(1);
-                }
-                enc.finish(&mut bytes).map_err(|e| format!("{}: {e}", f.display()))?;
-                let t = target(f, out, "bpk")?;
-                write(&t, &bytes)?;
-                let raw = audio.samples.len() * usize::from(audio.bits / 8);
-                println!(
-                    "{} -> {}: {:.1} % of PCM, {:.2} bits/sample",
-                    f.display(),
-                    t.display(),
-                    100.0 * bytes.len() as f64 / raw.max(1) as f64,
-                    8.0 * bytes.len() as f64 / audio.samples.len().max(1) as f64
-                );
+    let classic = a.format == Format::Classic;
+    let jobs = plan(&list, out, if classic { "bits" } else { "bpk" }, classic, Some(a.force))?;
+    let total: u64 = list.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum();
+    let mut bar = Progress::new(total, a.progress);
+    // One file in memory at a time; its chunks are encoded and written as they come.
+    for job in &jobs {
+        let f = &job.input;
+        let data = read(f)?;
+        let info = inspect_wav(f, &data)?;
+        let pcm = &data[info.data.clone()];
+        if classic {
+            encode_classic(job, &info, pcm, a)?;
+        } else {
+            let settings = Settings { effort: effort(a.preset), chunk_frames: a.chunk };
+            let fail = |e: lore_bitpack_audio::Error| format!("{}: {e}", f.display());
+            let (mut enc, mut bytes) =
+                Encoder::new(info.sample_rate, info.channels, info.bits, info.frames, settings).map_err(fail)?;
+            let mut o = Output::create(&job.target, a.force)?;
+            let bytes_per = usize::from(info.bits / 8);
+            let piece = (a.chunk as usize * usize::from(info.channels) * bytes_per).max(1);
+            let mut size = 0u64;
+            let mut samples = Vec::new();
+            for part in pcm.chunks(piece) {
+                samples.clear();
+                wav::get_samples(part, info.bits, &mut samples);
+                enc.feed(&samples, &mut bytes).map_err(fail)?;
+                o.write_all(&bytes)?;
+                size += bytes.len() as u64;
+                bytes.clear();
+                bar.step(part.len() as u64);
             }
-            Format::Classic => {
-                if audio.channels != 1 {
-                    return Err(format!("{}: the classic stream is mono only", f.display()));
-                }
-                let (packed, o) = match option {
-                    Some(k) => {
-                        let o = Options::from_flags(k).map_err(|e| e.to_string())?;
-                        (classic::pack(&audio.samples, o).map_err(|e| e.to_string())?, o)
-                    }
-                    None => classic::pack_best(&audio.samples).map_err(|e| e.to_string())?,
-                };
-                bar.step(audio.frames().div_ceil(chunk.max(1) as usize) as u64);
-                let t = target(f, out, "bits")?;
-                write(&t, &packed.bytes)?;
-                println!(
-                    "{} -> {}: samples={} bits={} option={} ({:.1} % of 16-bit PCM)",
-                    f.display(),
-                    t.display(),
-                    audio.samples.len(),
-                    packed.bits,
-                    o.flags(),
-                    100.0 * packed.bits as f64 / (16.0 * audio.samples.len().max(1) as f64)
-                );
-            }
+            enc.finish(&mut bytes).map_err(fail)?;
+            o.write_all(&bytes)?;
+            size += bytes.len() as u64;
+            o.commit()?;
+            let n = info.frames * u64::from(info.channels);
+            println!(
+                "{} -> {}: {:.1} % of PCM, {:.2} bits/sample",
+                f.display(),
+                job.target.display(),
+                100.0 * size as f64 / (pcm.len().max(1)) as f64,
+                8.0 * size as f64 / n.max(1) as f64
+            );
         }
+        bar.step((data.len() - pcm.len()) as u64);
     }
+    bar.done();
     Ok(())
 }
 
-/// The message for a decoding error of file `f`, with a hint where the output limit refused it.
-fn decode_error(f: &Path, e: Error) -> String {
-    match e {
-        Error::OutputLimit { .. } => format!("{}: {e} (raise it with --max-samples)", f.display()),
-        e => format!("{}: {e}", f.display()),
+fn encode_classic(job: &Job, info: &wav::Info, pcm: &[u8], a: &EncodeArgs) -> Res<()> {
+    let f = &job.input;
+    if info.channels != 1 {
+        return Err(format!("{}: the classic stream is mono only; nothing was written", f.display()));
     }
-}
-
-fn decode_bpk(f: &Path, limits: Limits, bar: Option<&mut Progress>) -> Res<Audio> {
-    let file = std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
-    let mut dec = StreamDecoder::with_limits(std::io::BufReader::new(file), limits).map_err(|e| decode_error(f, e))?;
-    let h = *dec.header();
     let mut samples = Vec::new();
-    let mut bar = bar;
-    while let Some(chunk) = dec.next_chunk().map_err(|e| format!("{}: {e}", f.display()))? {
-        samples.extend(chunk);
-        if let Some(b) = bar.as_deref_mut() {
-            b.step(1);
-        }
+    wav::get_samples(pcm, info.bits, &mut samples);
+    let fail = |e: lore_bitpack_audio::Error| format!("{}: {e}", f.display());
+    let (packed, o) = match a.option.unwrap_or(ClassicChoice::Fixed(Options::DELTA_GRAY)) {
+        ClassicChoice::Fixed(o) => (classic::pack(&samples, o).map_err(fail)?, o),
+        ClassicChoice::Best => classic::pack_best(&samples).map_err(fail)?,
+    };
+    let meta = Sidecar {
+        samples: Some(samples.len() as u64),
+        bits: Some(packed.bits),
+        option: Some(o.flags()),
+        rate: Some(info.sample_rate),
+    };
+    write(&job.target, &packed.bytes, a.force)?;
+    if let Some(side) = &job.sidecar {
+        write(side, meta.to_text().as_bytes(), a.force)?;
     }
-    Ok(Audio { sample_rate: h.sample_rate, channels: h.channels, bits: h.bits, samples })
+    println!(
+        "{} -> {}: samples={} bits={} option={} ({:.1} % of 16-bit PCM)",
+        f.display(),
+        job.target.display(),
+        samples.len(),
+        packed.bits,
+        o.flags(),
+        100.0 * packed.bits as f64 / (16.0 * samples.len().max(1) as f64)
+    );
+    Ok(())
 }
 
-fn chunk_count(f: &Path) -> u64 {
-    std::fs::File::open(f)
-        .ok()
-        .and_then(|file| StreamDecoder::new(std::io::BufReader::new(file)).ok().map(|d| d.header().chunks()))
-        .unwrap_or(0)
+fn decode_classic(f: &Path, out: &Option<PathBuf>, given: Sidecar, caps: Caps, force: bool) -> Res<()> {
+    let side = sidecar::path_for(f);
+    let stored = Sidecar::read(&side)?;
+    let pick = |a: Option<u64>, b: Option<u64>| a.or(b);
+    let n = pick(given.samples, stored.as_ref().and_then(|s| s.samples))
+        .ok_or_else(|| format!("--samples is required for a classic stream (or a sidecar {})", side.display()))?;
+    let len = std::fs::metadata(f).map_err(|e| format!("{}: {e}", f.display()))?.len();
+    caps.check(f, n, len)?;
+    let rate = given.rate.or(stored.as_ref().and_then(|s| s.rate)).ok_or_else(|| {
+        format!(
+            "--rate is required for a classic stream: the stream does not hold its sample rate (or a sidecar {})",
+            side.display()
+        )
+    })?;
+    let option = given.option.or(stored.as_ref().and_then(|s| s.option)).unwrap_or(3);
+    let o = Options::from_flags(option).map_err(|e| e.to_string())?;
+    let jobs = plan(&[f.to_path_buf()], out, "wav", false, Some(force))?;
+    let data = read(f)?;
+    let bits = pick(given.bits, stored.as_ref().and_then(|s| s.bits)).unwrap_or(data.len() as u64 * 8);
+    let n = usize::try_from(n).map_err(|_| format!("{}: too many samples", f.display()))?;
+    let s = classic::unpack(&data, bits, n, o).map_err(|e| format!("{}: {e}", f.display()))?;
+    let wav = wav::write(&Audio { sample_rate: rate, channels: 1, bits: 16, samples: s })
+        .map_err(|e| format!("{}: {e}; nothing was written", f.display()))?;
+    write(&jobs[0].target, &wav, force)?;
+    println!("{} -> {}", f.display(), jobs[0].target.display());
+    Ok(())
 }
 
 fn run(cli: Cli) -> Res<()> {
-    let limits = Limits::samples(cli.max_samples);
+    let caps = Caps { max_samples: cli.max_samples, max_ratio: cli.max_ratio };
+    let force = cli.force;
     match cli.command {
         Command::Encode { inputs, out, preset, chunk, format, option } => {
-            encode(&inputs, &out, preset, chunk, format, option)
+            encode(&inputs, &out, &EncodeArgs { preset, chunk, format, option, force, progress: cli.progress })
         }
         Command::Decode { inputs, out, format: Format::Classic, samples, bits, option, rate } => {
             let [f] = inputs.as_slice() else { return Err("decode --format classic takes one file".into()) };
-            let n = samples.ok_or("--samples is required for a classic stream")?;
-            if n as u64 > cli.max_samples {
-                let e = Error::OutputLimit { claimed: n as u64, limit: cli.max_samples };
-                return Err(decode_error(f, e));
-            }
-            let data = read(f)?;
-            let bits = bits.unwrap_or(data.len() as u64 * 8);
-            let o = Options::from_flags(option).map_err(|e| e.to_string())?;
-            let s = classic::unpack(&data, bits, n, o).map_err(|e| format!("{}: {e}", f.display()))?;
-            let t = target(f, &out, "wav")?;
-            write(&t, &wav::write(&Audio { sample_rate: rate, channels: 1, bits: 16, samples: s }))?;
-            println!("{} -> {}", f.display(), t.display());
-            Ok(())
+            let given = Sidecar { samples: samples.map(|n| n as u64), bits, option, rate };
+            decode_classic(f, &out, given, caps, force)
         }
         Command::Decode { inputs, out, .. } => {
             let list = files(&inputs, "bpk")?;
-            let mut bar = Progress::new(list.iter().map(|f| chunk_count(f)).sum());
-            for f in &list {
-                let audio = decode_bpk(f, limits, Some(&mut bar))?;
-                let t = target(f, &out, "wav")?;
-                write(&t, &wav::write(&audio))?;
-                println!("{} -> {}", f.display(), t.display());
+            let jobs = plan(&list, &out, "wav", false, None)?;
+            // Every input's header and caps first: a file that cannot be decoded is reported as
+            // such, before any output is considered.
+            for job in &jobs {
+                stream::check_header(&job.input, caps)?;
             }
+            if !force {
+                refuse_existing(&jobs)?;
+            }
+            let mut bar = Progress::new(list.iter().map(|f| stream::chunk_count(f)).sum(), cli.progress);
+            for job in &jobs {
+                stream::decode_file(&job.input, &job.target, caps, force, &mut bar)?;
+                println!("{} -> {}", job.input.display(), job.target.display());
+            }
+            bar.done();
             Ok(())
         }
         Command::Test { inputs } => {
             let list = files(&inputs, "bpk")?;
             let mut bad = 0;
             for f in &list {
-                match decode_bpk(f, limits, None) {
-                    Ok(a) => println!("{}: OK ({} frames, {} ch)", f.display(), a.frames(), a.channels),
+                match stream::verify(f, caps) {
+                    Ok((frames, channels)) => println!("{}: OK ({frames} frames, {channels} ch)", f.display()),
                     Err(e) => {
                         bad += 1;
                         println!("FAILED: {e}");
@@ -328,11 +458,11 @@ fn run(cli: Cli) -> Res<()> {
             }
             if bad == 0 { Ok(()) } else { Err(format!("{bad} of {} files failed", list.len())) }
         }
-        Command::Stats { inputs, chunk, chunks } => stats(&inputs, chunk, chunks, limits),
+        Command::Stats { inputs, chunk, chunks } => stats(&inputs, chunk, chunks, caps),
     }
 }
 
-fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, limits: Limits) -> Res<()> {
+fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, caps: Caps) -> Res<()> {
     let mut list = files(inputs, "wav").unwrap_or_default();
     list.extend(files(inputs, "bpk").unwrap_or_default());
     list.dedup();
@@ -345,9 +475,11 @@ fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, limits: Limits) -> Res
     for f in &list {
         let is_bpk = f.extension().is_some_and(|e| e.eq_ignore_ascii_case("bpk"));
         let audio = if is_bpk {
-            decode_bpk(f, limits, None)?
+            stream::decode_in_memory(f, caps)?
         } else {
-            wav::read(&read(f)?).map_err(|e| format!("{}: {e}", f.display()))?
+            let data = read(f)?;
+            inspect_wav(f, &data)?;
+            wav::read(&data).map_err(|e| format!("{}: {e}", f.display()))?
         };
         let ch = usize::from(audio.channels);
         let per = chunk.max(1) as usize * ch;

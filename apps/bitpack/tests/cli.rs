@@ -43,16 +43,28 @@ fn folder_encode_test_decode_round_trip() {
     let (inp, bpk, back) = (dir.join("in"), dir.join("bpk"), dir.join("back"));
     std::fs::create_dir_all(&inp).unwrap();
     for (name, a) in clips() {
-        std::fs::write(inp.join(format!("{name}.wav")), wav::write(&a)).unwrap();
+        std::fs::write(inp.join(format!("{name}.wav")), wav::write(&a).unwrap()).unwrap();
     }
     for preset in ["classic", "fast", "max"] {
-        let (ok, out, err) = bitpack(&["encode", path(&inp), "-o", path(&bpk), "--preset", preset, "--chunk", "256"]);
+        let (ok, out, err) = bitpack(&[
+            "encode",
+            path(&inp),
+            "-o",
+            path(&bpk),
+            "--preset",
+            preset,
+            "--chunk",
+            "256",
+            "--force",
+            "--progress",
+            "always",
+        ]);
         assert!(ok, "{err}");
         assert_eq!(out.lines().count(), 3, "{out}");
         assert!(err.contains("100%"), "progress bar: {err}");
         let (ok, out, _) = bitpack(&["test", path(&bpk)]);
         assert!(ok && out.matches(": OK").count() == 3, "{out}");
-        let (ok, _, err) = bitpack(&["decode", path(&bpk), "-o", path(&back)]);
+        let (ok, _, err) = bitpack(&["decode", path(&bpk), "-o", path(&back), "--force"]);
         assert!(ok, "{err}");
         for (name, a) in clips() {
             let got = wav::read(&std::fs::read(back.join(format!("{name}.wav"))).unwrap()).unwrap();
@@ -67,7 +79,7 @@ fn corrupt_file_fails_test_naming_the_chunk() {
     let dir = scratch("corrupt");
     let (_, a) = clips().remove(0);
     let w = dir.join("tone.wav");
-    std::fs::write(&w, wav::write(&a)).unwrap();
+    std::fs::write(&w, wav::write(&a).unwrap()).unwrap();
     assert!(bitpack(&["encode", path(&w), "--chunk", "1024"]).0);
     let b = dir.join("tone.bpk");
     let clean = std::fs::read(&b).unwrap();
@@ -80,7 +92,7 @@ fn corrupt_file_fails_test_naming_the_chunk() {
     assert!(out.contains("FAILED: ") && out.contains("tone.bpk: chunk 1: CRC32 mismatch"), "{out}");
     assert!(err.contains("1 of 1 files failed"), "{err}");
     std::fs::write(&b, &clean[..clean.len() / 2]).unwrap();
-    let (ok, _, err) = bitpack(&["decode", path(&b)]);
+    let (ok, _, err) = bitpack(&["decode", path(&b), "--force"]);
     assert!(!ok && err.contains("truncated"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -90,7 +102,7 @@ fn classic_format_round_trip_and_stats() {
     let dir = scratch("classic");
     let (_, a) = clips().remove(0);
     let w = dir.join("tone.wav");
-    std::fs::write(&w, wav::write(&a)).unwrap();
+    std::fs::write(&w, wav::write(&a).unwrap()).unwrap();
     let (ok, out, err) = bitpack(&["encode", path(&w), "--format", "classic", "--option", "3"]);
     assert!(ok, "{err}");
     let bits = out.split("bits=").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
@@ -150,7 +162,7 @@ fn output_limit_refuses_a_file_of_silence_claiming_gigabytes_and_the_flag_raises
     // A small real file passes the default and is refused below its size.
     let (_, a) = clips().remove(1);
     let w = dir.join("stereo.wav");
-    std::fs::write(&w, wav::write(&a)).unwrap();
+    std::fs::write(&w, wav::write(&a).unwrap()).unwrap();
     assert!(bitpack(&["encode", path(&w)]).0);
     let b = dir.join("stereo.bpk");
     let n = a.samples.len().to_string();

@@ -3,13 +3,24 @@
 //!
 //! Headless, the autopilot plays the whole generation in about a second of steps and then holds
 //! the finished maze with its solution walk.
+//!
+//! Mazes of more than [`PICTURE_ABOVE`] nodes are drawn as one picture (lore-mazegen's own
+//! raster, uploaded as a texture) instead of a shape per cell, wall and node: their shapes would
+//! pass the largest vertex buffer a GPU takes (lore-render draws a batch from one buffer), and
+//! at that size a cell is under a pixel anyway.
+
+/// Atomic writes of exports: lore-render's, shared by every app that saves.
+pub use lore_render::file;
+
+use std::cell::RefCell;
 
 use lore_mazegen::{
-    Config, EdgeKind, Generator, Layout, Maze, Solution, Step, TreeAlgorithm, check, colour_rgb, zone_rgb,
+    Config, EdgeKind, Generator, Layout, Maze, Solution, Step, Style, TreeAlgorithm, check, color_rgb, to_rgba,
+    zone_rgb,
 };
 use lore_render::demo::Demo;
 use lore_render::glam::{Vec2, vec2};
-use lore_render::{Batch, Camera, Color, Input, Key};
+use lore_render::{Batch, Camera, Color, Input, Key, Texture};
 
 /// Which base graph the demo digs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +83,30 @@ impl Params {
         let tree = if self.uniform { TreeAlgorithm::Wilson } else { TreeAlgorithm::Kruskal };
         base.zones(self.zones).cycles(self.cycles).bias(self.bias).tree(tree).seed(seed)
     }
+
+    /// Checks the parameters as the generator would, without generating.
+    ///
+    /// # Errors
+    /// The generator's [`lore_mazegen::Error::Config`], naming the first bad value.
+    pub fn validate(&self) -> Result<(), lore_mazegen::Error> {
+        self.config(0).validate()
+    }
+}
+
+/// Mazes with more nodes than this are drawn as one picture rather than as shapes.
+pub const PICTURE_ABOVE: usize = 100_000;
+
+/// The longest side, in pixels, of the picture a big maze is drawn as.
+const PICTURE_SIDE: f32 = 2048.0;
+
+/// A big maze's picture, for one step and solution switch.
+#[derive(Debug)]
+struct Picture {
+    steps: usize,
+    solution: bool,
+    texture: Texture,
+    center: Vec2,
+    size: Vec2,
 }
 
 /// The demo state.
@@ -79,7 +114,9 @@ impl Params {
 pub struct MazeDemo {
     params: Params,
     seed: u64,
-    maze: Option<Maze>,
+    /// The generator after `steps_done` steps: stepping forward continues it, stepping back
+    /// replays from the seed (generation is deterministic).
+    generator: Option<Generator>,
     steps_done: usize,
     total_steps: usize,
     last_step: Option<Step>,
@@ -87,6 +124,8 @@ pub struct MazeDemo {
     show_solution: bool,
     solution: Option<Solution>,
     error: Option<String>,
+    /// The picture of a big maze, made when first drawn (see [`PICTURE_ABOVE`]).
+    picture: RefCell<Option<Picture>>,
 }
 
 /// Frames the autopilot spends on a whole generation.
@@ -99,7 +138,7 @@ impl MazeDemo {
         Self {
             params: Params::new(kind),
             seed: 1,
-            maze: None,
+            generator: None,
             steps_done: 0,
             total_steps: 0,
             last_step: None,
@@ -107,13 +146,20 @@ impl MazeDemo {
             show_solution: true,
             solution: None,
             error: None,
+            picture: RefCell::new(None),
         }
     }
 
     /// The maze as it stands after the current step.
     #[must_use]
     pub fn maze(&self) -> Option<&Maze> {
-        self.maze.as_ref()
+        self.generator.as_ref().map(Generator::maze)
+    }
+
+    /// The configuration error, when the parameters cannot make a maze.
+    #[must_use]
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
     }
 
     /// The checker's solution once the generation is complete.
@@ -151,34 +197,86 @@ impl MazeDemo {
                 self.error = Some(e.to_string());
             }
         }
+        self.generator = None;
         self.goto(0);
         self.playing = true;
     }
 
-    /// Shows the maze after `steps` steps (regenerating from the seed: generation is
-    /// deterministic, so going back is replaying fewer steps).
+    /// Shows the maze after `steps` steps: forward from the current step, or replayed from the
+    /// seed when going back.
     pub fn goto(&mut self, steps: usize) {
         let steps = steps.min(self.total_steps);
-        let Ok(mut generator) = Generator::new(&self.params.config(self.seed)) else {
-            self.maze = None;
-            return;
-        };
-        self.last_step = None;
-        for _ in 0..steps {
-            self.last_step = generator.next();
+        if steps < self.steps_done || self.generator.is_none() {
+            self.steps_done = 0;
+            self.last_step = None;
+            self.generator = Generator::new(&self.params.config(self.seed)).ok();
         }
-        self.steps_done = steps;
+        let Some(generator) = self.generator.as_mut() else { return };
+        while self.steps_done < steps {
+            self.last_step = generator.next();
+            self.steps_done += 1;
+        }
         self.solution =
             if generator.is_done() || steps == self.total_steps { check(generator.maze()).ok() } else { None };
-        self.maze = Some(generator.into_maze());
     }
 
     fn world_rect(&self) -> (Vec2, Vec2) {
-        match self.maze.as_ref().map(|m| m.layout) {
+        match self.maze().map(|m| m.layout) {
             Some(Layout::Grid { width, height }) => (Vec2::ZERO, vec2(width as f32, height as f32)),
             _ => (Vec2::ZERO, LOGIC_SIZE),
         }
     }
+
+    /// The step caption in the top-left corner.
+    fn draw_caption(&self, batch: &mut Batch) {
+        let label = match self.last_step {
+            None => "start".to_owned(),
+            Some(Step::Graph { nodes, edges }) => format!("base graph: {nodes} nodes, {edges} edges"),
+            Some(Step::Tree { .. }) => "random spanning tree".to_owned(),
+            Some(Step::Door { color, size, target, .. }) => format!("door {color}: zone of {size} (aim {target:.1})"),
+            Some(Step::Key { color, node }) => format!("key {color} dropped on node {node}"),
+            Some(Step::Cycle { .. }) => "cycle added".to_owned(),
+        };
+        batch.screen_text(
+            vec2(12.0, 12.0),
+            format!("step {}/{}: {label}", self.steps_done, self.total_steps),
+            16.0,
+            Color::BLACK,
+        );
+    }
+
+    /// Draws a big maze as one picture, made on first use for this step and solution switch.
+    fn draw_picture(&self, maze: &Maze, batch: &mut Batch) {
+        let solution = self.show_solution && self.solution.is_some();
+        let mut cached = self.picture.borrow_mut();
+        if cached.as_ref().is_none_or(|p| p.steps != self.steps_done || p.solution != solution) {
+            *cached = picture(maze, solution).map(|p| Picture { steps: self.steps_done, ..p });
+        }
+        match cached.as_ref() {
+            Some(p) => batch.sprite(&p.texture, p.center, p.size, 0.0, Color::WHITE),
+            None => batch.screen_text(vec2(12.0, 40.0), "this maze cannot be drawn", 16.0, Color::BLACK),
+        }
+    }
+}
+
+/// A big maze as a texture at most [`PICTURE_SIDE`] pixels long, and the world rectangle it
+/// covers (`None` only for a maze the picture export refuses, which a generated one never is).
+fn picture(maze: &Maze, show_solution: bool) -> Option<Picture> {
+    let (min, max) = match maze.grid_size() {
+        Some((w, h)) => (Vec2::ZERO, vec2(w as f32, h as f32)),
+        None => maze.positions.iter().fold((Vec2::MAX, Vec2::MIN), |(lo, hi), &p| (lo.min(p), hi.max(p))),
+    };
+    let margin = 8.0;
+    let scale = (PICTURE_SIDE - 2.0 * margin) / (max - min).max_element().max(f32::MIN_POSITIVE);
+    let style = Style { scale, margin, show_graph: false, show_solution };
+    let (w, h, rgba) = to_rgba(maze, &style).ok()?;
+    // Smoothed: the picture is drawn about three times smaller than it is.
+    let texture = Texture::from_rgba(w, h, rgba).ok()?.smoothed().ok()?;
+    // Pixel (0, 0) is the world point (min.x, max.y) less the margin; the picture is y-down.
+    let size = vec2(w as f32, h as f32) / scale;
+    let top_left = vec2(min.x, max.y) + vec2(-margin, margin) / scale;
+    let center = top_left + vec2(size.x, -size.y) / 2.0;
+    Some(Picture { steps: 0, solution: show_solution, texture, center, size })
 }
 
 fn rgb(c: [u8; 3]) -> Color {
@@ -186,6 +284,11 @@ fn rgb(c: [u8; 3]) -> Color {
 }
 
 const WALL: Color = Color::rgb(30, 30, 36);
+
+/// The step buttons of the side panel: to the start, one back, one forward, to the end. Plain
+/// ASCII, because the bundled egui fonts have no media-control glyphs (see
+/// `lore_render::glyphs`).
+const BUTTONS: [&str; 4] = ["|<", "<", ">", ">|"];
 
 impl Demo for MazeDemo {
     fn name(&self) -> &'static str {
@@ -231,7 +334,7 @@ impl Demo for MazeDemo {
     }
 
     fn draw(&self, batch: &mut Batch) {
-        let Some(maze) = &self.maze else { return };
+        let Some(maze) = self.maze() else { return };
         let p = |v: u32| maze.positions[v as usize];
         let px = batch.pixel();
         let done = self.steps_done == self.total_steps;
@@ -239,6 +342,11 @@ impl Demo for MazeDemo {
         let (min, max) = self.world_rect();
         let pad = (max - min) * 0.006;
         batch.rect(min - pad, max + pad, Color::rgb(248, 248, 244));
+        if maze.node_count() > PICTURE_ABOVE {
+            self.draw_picture(maze, batch);
+            self.draw_caption(batch);
+            return;
+        }
         match maze.layout {
             Layout::Grid { width, height } => {
                 let cell_at = |x: u32, y: u32| vec2(x as f32, (height - y) as f32);
@@ -271,7 +379,7 @@ impl Demo for MazeDemo {
                     let (a, b) = (p(e.a), p(e.b));
                     let mid = (a + b) / 2.0;
                     let across = (b - a).perp() * 0.4;
-                    batch.line(mid - across, mid + across, 3.0 * wall, rgb(colour_rgb(e.door.unwrap_or(0))));
+                    batch.line(mid - across, mid + across, 3.0 * wall, rgb(color_rgb(e.door.unwrap_or(0))));
                 }
             }
             Layout::Points => {
@@ -283,7 +391,7 @@ impl Demo for MazeDemo {
                 }
                 for e in &maze.edges {
                     match e.door {
-                        Some(c) => batch.line(p(e.a), p(e.b), 9.0 * px, rgb(colour_rgb(c))),
+                        Some(c) => batch.line(p(e.a), p(e.b), 9.0 * px, rgb(color_rgb(c))),
                         None if e.kind == EdgeKind::Cycle => {
                             batch.line(p(e.a), p(e.b), 2.0 * px, Color::rgb(110, 110, 200))
                         }
@@ -305,24 +413,11 @@ impl Demo for MazeDemo {
         }
         for k in &maze.keys {
             batch.disk(p(k.node), 8.0 * px, WALL);
-            batch.disk(p(k.node), 6.0 * px, rgb(colour_rgb(k.colour)));
+            batch.disk(p(k.node), 6.0 * px, rgb(color_rgb(k.color)));
         }
         batch.disk(p(maze.root), 8.0 * px, Color::BLACK);
         batch.disk(p(maze.root), 4.0 * px, Color::WHITE);
-        let label = match self.last_step {
-            None => "start".to_owned(),
-            Some(Step::Graph { nodes, edges }) => format!("base graph: {nodes} nodes, {edges} edges"),
-            Some(Step::Tree { .. }) => "random spanning tree".to_owned(),
-            Some(Step::Door { colour, size, target, .. }) => format!("door {colour}: zone of {size} (aim {target:.1})"),
-            Some(Step::Key { colour, node }) => format!("key {colour} dropped on node {node}"),
-            Some(Step::Cycle { .. }) => "cycle added".to_owned(),
-        };
-        batch.screen_text(
-            vec2(12.0, 12.0),
-            format!("step {}/{}: {label}", self.steps_done, self.total_steps),
-            16.0,
-            Color::BLACK,
-        );
+        self.draw_caption(batch);
     }
 
     fn camera(&self) -> Camera {
@@ -359,22 +454,22 @@ impl Demo for MazeDemo {
             self.set_params(p);
         }
         ui.horizontal(|ui| {
-            if ui.button("⏮").clicked() {
+            if ui.button(BUTTONS[0]).clicked() {
                 self.playing = false;
                 self.goto(0);
             }
-            if ui.button("◀").clicked() {
+            if ui.button(BUTTONS[1]).clicked() {
                 self.playing = false;
                 self.goto(self.steps_done.saturating_sub(1));
             }
             if ui.button(if self.playing { "pause" } else { "play" }).clicked() {
                 self.playing = !self.playing;
             }
-            if ui.button("▶").clicked() {
+            if ui.button(BUTTONS[2]).clicked() {
                 self.playing = false;
                 self.goto(self.steps_done + 1);
             }
-            if ui.button("⏭").clicked() {
+            if ui.button(BUTTONS[3]).clicked() {
                 self.goto(self.total_steps);
             }
         });
@@ -388,8 +483,22 @@ impl Demo for MazeDemo {
         }
     }
 
+    fn config_error(&self) -> Option<String> {
+        self.error.clone()
+    }
+
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("Enter", "play / pause"),
+            ("Right or Space / Left", "one step forward / back"),
+            ("S", "show or hide the solution"),
+            ("G", "switch grid / logic maze"),
+            ("N", "next seed"),
+        ]
+    }
+
     fn stats(&self) -> String {
-        match (&self.maze, &self.solution) {
+        match (self.maze(), &self.solution) {
             (Some(m), Some(s)) => format!(
                 "{} nodes, {} zones, path {} edges, {} dead ends",
                 m.node_count(),
@@ -417,6 +526,16 @@ pub fn grid_demo() -> Box<dyn Demo> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_label_has_its_glyphs() {
+        let ctx = lore_render::glyphs::default_context();
+        for label in super::BUTTONS.iter().chain(["play", "pause", "show solution (S)"].iter()) {
+            assert_eq!(lore_render::glyphs::missing_glyphs(&ctx, label), Vec::<char>::new(), "{label}");
+        }
+        // The old labels really were missing: the test can fail.
+        assert!(!lore_render::glyphs::missing_glyphs(&ctx, "⏮◀▶⏭").is_empty());
+    }
+
     use super::*;
 
     #[test]
@@ -432,6 +551,45 @@ mod tests {
             assert!(total > 2);
             assert_eq!(d.solution().map(|s| s.zone_sizes.len()), Some(usize::from(d.params().zones)));
         }
+    }
+
+    /// A maze past [`PICTURE_ABOVE`] nodes is one textured rectangle, not millions of shapes
+    /// (which would pass the GPU's largest vertex buffer), and it covers the maze's rectangle.
+    #[test]
+    fn big_mazes_are_drawn_as_one_picture() {
+        let mut d = MazeDemo::new(Kind::Grid);
+        d.set_params(Params { width: 400, height: 300, zones: 4, cycles: 10, ..Params::new(Kind::Grid) });
+        assert!(d.error().is_none());
+        d.goto(usize::MAX);
+        let mut batch = Batch::new(d.camera(), vec2(1280.0, 720.0));
+        d.draw(&mut batch);
+        assert!(batch.vertices().len() < 200, "{} vertices", batch.vertices().len());
+        let textured: Vec<_> = batch.commands().iter().filter_map(|c| c.texture.as_ref()).collect();
+        assert_eq!(textured.len(), 1);
+        let picture = d.picture.borrow();
+        let p = picture.as_ref().expect("the picture is made on the first draw");
+        assert!(p.texture.width() <= 2048 && p.texture.height() <= 2048);
+        let (lo, hi) = (p.center - p.size / 2.0, p.center + p.size / 2.0);
+        assert!(lo.x < 0.0 && lo.y < 0.0 && hi.x > 400.0 && hi.y > 300.0, "{lo} {hi}");
+        assert!(hi.x < 403.0 && hi.y < 303.0, "{lo} {hi}");
+        // A small maze keeps its shapes.
+        let mut small = MazeDemo::new(Kind::Grid);
+        small.reset(1);
+        small.goto(usize::MAX);
+        let mut batch = Batch::new(small.camera(), vec2(1280.0, 720.0));
+        small.draw(&mut batch);
+        assert!(batch.commands().iter().all(|c| c.texture.is_none()));
+        assert!(batch.vertices().len() > 4 * 48 * 27);
+    }
+
+    #[test]
+    fn invalid_parameters_are_reported_not_drawn() {
+        let bad = Params { points: 0, ..Params::new(Kind::Logic) };
+        assert!(bad.validate().is_err());
+        let mut d = MazeDemo::new(Kind::Logic);
+        d.set_params(bad);
+        assert!(d.error().is_some_and(|e| e.contains("points")));
+        assert!(d.maze().is_none());
     }
 
     #[test]

@@ -12,9 +12,18 @@ struct Cli {
     /// Write the finished maze in this format instead of opening the demo.
     #[arg(long, value_enum)]
     export: Option<Format>,
-    /// Export file (standard output for json, svg and ascii when absent; required for png).
+    /// Export file (standard output for json, svg and ascii when absent; required for png). It is
+    /// written whole or not at all: a failed export leaves an existing file as it was.
     #[arg(long)]
     output: Option<PathBuf>,
+    /// Replace the --output file when it exists (without it, an existing file is never touched).
+    #[arg(long)]
+    force: bool,
+    /// Pixels per grid cell (or per world unit of a logic maze, 160 × 90 units) in SVG and PNG
+    /// exports. Default: 16 for grid mazes and 6 for logic mazes, lowered so that the picture is
+    /// at most 4096 pixels a side; pictures over 16384 pixels a side are refused.
+    #[arg(long)]
+    scale: Option<f32>,
     /// A grid maze instead of a logic maze (demo and export).
     #[arg(long)]
     grid: bool,
@@ -75,22 +84,50 @@ impl Cli {
     }
 }
 
+/// The longest side, in pixels, of a picture exported at the default scale.
+const DEFAULT_PICTURE_SIDE: f32 = 4096.0;
+
+impl Cli {
+    /// The picture style of an export: `--scale`, or the kind's default scale lowered to fit
+    /// [`DEFAULT_PICTURE_SIDE`].
+    fn style(&self, params: &Params) -> lore_mazegen::Style {
+        let style = lore_mazegen::Style { show_solution: true, ..lore_mazegen::Style::default() };
+        let (base, extent) = match params.kind {
+            Kind::Grid => (16.0f32, params.width.max(params.height) as f32),
+            Kind::Logic => (6.0, lore_maze::LOGIC_SIZE.max_element()),
+        };
+        let fit = (DEFAULT_PICTURE_SIDE - 2.0 * style.margin) / extent.max(1.0);
+        lore_mazegen::Style { scale: self.scale.unwrap_or(base.min(fit)), ..style }
+    }
+}
+
 fn export(cli: &Cli, format: Format) -> Result<(), String> {
     let params = cli.params();
+    if let Some(path) = &cli.output
+        && path.exists()
+        && !cli.force
+    {
+        return Err(format!("{} exists; pass --force to replace it", path.display()));
+    }
+    if let Some(scale) = cli.scale
+        && !(scale.is_finite() && scale > 0.0)
+    {
+        return Err(format!("--scale {scale}: must be a positive number of pixels"));
+    }
     let maze = lore_mazegen::generate(&params.config(cli.run.seed)).map_err(|e| e.to_string())?;
-    let style = lore_mazegen::Style {
-        scale: if cli.grid { 16.0 } else { 6.0 },
-        show_solution: true,
-        ..lore_mazegen::Style::default()
+    let style = cli.style(&params);
+    let scale_hint = |e: lore_mazegen::Error| match e {
+        lore_mazegen::Error::Export(m) if m.contains("a scale of at most") => format!("{m}: pass a smaller --scale"),
+        e => e.to_string(),
     };
     let bytes = match format {
         Format::Json => lore_mazegen::to_json(&maze).into_bytes(),
         Format::Ascii => lore_mazegen::to_ascii(&maze).map_err(|e| e.to_string())?.into_bytes(),
-        Format::Svg => lore_mazegen::to_svg(&maze, &style).map_err(|e| e.to_string())?.into_bytes(),
-        Format::Png => lore_mazegen::to_png(&maze, &style).map_err(|e| e.to_string())?,
+        Format::Svg => lore_mazegen::to_svg(&maze, &style).map_err(scale_hint)?.into_bytes(),
+        Format::Png => lore_mazegen::to_png(&maze, &style).map_err(scale_hint)?,
     };
     match (&cli.output, format) {
-        (Some(path), _) => std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display())),
+        (Some(path), _) => lore_maze::file::write_atomic(path, &bytes).map_err(|e| e.to_string()),
         (None, Format::Png) => Err("--export png needs --output FILE".to_owned()),
         (None, _) => {
             use std::io::Write;
@@ -99,16 +136,25 @@ fn export(cli: &Cli, format: Format) -> Result<(), String> {
     }
 }
 
+/// Opens the demo (a window, or headless PNGs) on the maze the flags describe, after checking
+/// that they describe one.
+fn demo(cli: &Cli) -> Result<(), String> {
+    let params = cli.params();
+    params.validate().map_err(|e| e.to_string())?;
+    let mut demo = MazeDemo::new(params.kind);
+    demo.set_params(params);
+    if let Some(e) = demo.error() {
+        // Values that pass the checks but not the generator (all points merged, say).
+        return Err(e.to_owned());
+    }
+    lore_render::run(vec![Box::new(demo)], &cli.run).map(|_| ()).map_err(|e| e.to_string())
+}
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.export {
         Some(format) => export(&cli, format),
-        None => {
-            let params = cli.params();
-            let mut demo = MazeDemo::new(params.kind);
-            demo.set_params(params);
-            lore_render::run(vec![Box::new(demo)], &cli.run).map(|_| ()).map_err(|e| e.to_string())
-        }
+        None => demo(&cli),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -133,6 +179,21 @@ mod tests {
         assert_eq!(params(&["--grid"]), Params::new(Kind::Grid));
         assert!(params(&["--grid"]).uniform, "grid mazes default to the uniform tree");
         assert!(!params(&[]).uniform, "logic mazes default to Kruskal's tree");
+    }
+
+    #[test]
+    fn default_scale_fits_big_mazes_and_scale_overrides_it() {
+        let cli =
+            |args: &[&str]| Cli::try_parse_from(std::iter::once("lore-maze").chain(args.iter().copied())).unwrap();
+        let small = cli(&["--grid"]);
+        assert_eq!(small.style(&small.params()).scale, 16.0, "a 48 × 27 grid keeps 16 px a cell");
+        let big = cli(&["--grid", "--width", "1000", "--height", "1000"]);
+        let style = big.style(&big.params());
+        assert!((1000.0 * style.scale + 2.0 * style.margin - DEFAULT_PICTURE_SIDE).abs() < 0.01, "{style:?}");
+        let given = cli(&["--grid", "--width", "1000", "--height", "1000", "--scale", "2.5"]);
+        assert_eq!(given.style(&given.params()).scale, 2.5);
+        let logic = cli(&[]);
+        assert_eq!(logic.style(&logic.params()).scale, 6.0);
     }
 
     #[test]

@@ -1,11 +1,11 @@
-//! Renders the maze demo headless and checks the picture: zones, doors and keys in their colours,
+//! Renders the maze demo headless and checks the picture: zones, doors and keys in their colors,
 //! the start zone around the top-left corner.
 //!
 //! Needs a graphics adapter: on a machine without a GPU, Debian's `mesa-vulkan-drivers`
 //! (lavapipe). Without one `Headless::new` fails with a message naming that package.
 
 use lore_maze::{Kind, MazeDemo};
-use lore_mazegen::{colour_rgb, zone_rgb};
+use lore_mazegen::{color_rgb, zone_rgb};
 use lore_render::Color;
 use lore_render::headless::{Frame, Headless, close};
 
@@ -33,14 +33,14 @@ fn check(kind: Kind, min_zone_pixels: usize) {
     if logic {
         assert!(paper > (w * h / 4) as usize / 10, "little background in the middle: {paper}");
     }
-    // Every zone shows in its tint; every door colour (door + key) shows.
+    // Every zone shows in its tint; every door color (door + key) shows.
     for z in 0..zones {
         let n = frame.count(|c| close(c, rgb(zone_rgb(z)), 6));
         assert!(n >= min_zone_pixels, "zone {z}: {n} pixels");
     }
     for c in 0..zones - 1 {
-        let n = frame.count(|p| close(p, rgb(colour_rgb(c as u8)), 8));
-        assert!(n >= 100, "door/key colour {c}: {n} pixels");
+        let n = frame.count(|p| close(p, rgb(color_rgb(c as u8)), 8));
+        assert!(n >= 100, "door/key color {c}: {n} pixels");
     }
     // The start (the node nearest the top-left corner) lies in zone 0, so the start zone's grey
     // shows in the top-left region of the frame.

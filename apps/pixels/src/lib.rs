@@ -22,9 +22,9 @@ use rand_pcg::Pcg32;
 pub const WIDTH: f32 = 1280.0;
 /// Height of the playfield in collision pixels.
 pub const HEIGHT: f32 = 720.0;
-/// The colour shared pixels are drawn in.
+/// The color shared pixels are drawn in.
 pub const SPARK: Color = Color::rgb(255, 240, 0);
-/// The outline colour of an object that touched something in the last frames.
+/// The outline color of an object that touched something in the last frames.
 pub const OUTLINE: Color = Color::rgb(255, 150, 40);
 /// The tint of an object that touched something in the last frames.
 pub const HIT_TINT: Color = Color::rgb(255, 70, 70);
@@ -406,6 +406,10 @@ impl Demo for PixelsDemo {
 
     fn description(&self) -> &'static str {
         "Pixel-perfect collisions on the GPU (stencil + occlusion queries), checked against the CPU twin"
+    }
+
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[("arrow keys", "fly the ship (ends the autopilot)"), ("Space", "fire")]
     }
 
     fn reset(&mut self, seed: u64) {

@@ -1,5 +1,5 @@
 //! Renders the pixels demo headless and checks the picture: hits flash red with an orange outline,
-//! shared pixels show in the spark colour, the asteroid field is there, and the GPU agreed with
+//! shared pixels show in the spark color, the asteroid field is there, and the GPU agreed with
 //! the CPU twin on every query.
 //!
 //! Needs a graphics adapter: on a machine without a GPU, Debian's `mesa-vulkan-drivers`
@@ -20,7 +20,7 @@ fn headless_picture_shows_highlighted_collisions() {
     assert!(c.queries > 300, "too few queries compared: {}", c.queries);
     assert_eq!(c.agreed, c.queries);
     assert!(demo.flashing() > 0, "nothing touched in the last frames");
-    // Shared pixels in the spark colour.
+    // Shared pixels in the spark color.
     let sparks = frame.count(|p| close(p, SPARK, 10));
     assert!(sparks >= 3, "spark pixels: {sparks}");
     // Outline loops (bitmap to shapes) around the touched objects.

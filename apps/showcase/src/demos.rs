@@ -9,6 +9,7 @@ pub fn all() -> Vec<Box<dyn Demo>> {
     vec![
         lore_alloc::demo(),
         Box::new(crate::bounce::Bounce::new()),
+        lore_dungeon::demo(),
         lore_editor::demo(),
         lore_maze::demo(),
         lore_pixels::demo(),

@@ -3,7 +3,7 @@
 # in Debian 12 packages (speech: alsa-utils, sound-icons; game sounds: lbreakout2-data, ltris,
 # four of them 8-bit), plus Debian's flac 1.4.2 binary for the comparison, and a second corpus of
 # real 8-bit tracker samples: the instruments of tecnoballz-data's ProTracker modules, extracted
-# by `examples/mod_samples.rs` into wav8/. Nothing is committed: the files land in
+# by `benches/src/bin/bitpack_mod_samples.rs` into wav8/. Nothing is committed: the files land in
 # target/bitpack-corpus/ (wav/, wav8/ and flac/bin).
 #
 # Usage (from the workspace root): sh crates/bitpack-audio/corpus/fetch.sh
@@ -18,7 +18,7 @@ cd ..
 for d in deb/*.deb; do dpkg -x "$d" root; done
 find root -iname '*.wav' -not -path '*/tecnoballz/*' -exec cp {} wav/ \;
 cd "$workspace"
-cargo run --quiet --release -p lore-bitpack-audio --example mod_samples -- "$dest/wav8" \
+cargo run --quiet --release -p lore-benches --bin bitpack_mod_samples -- "$dest/wav8" \
     "$dest"/root/usr/share/games/tecnoballz/musics/*.mod
 cd "$dest"
 mkdir -p flac

@@ -252,6 +252,16 @@ pub fn decode_chunk(payload: &[u8], channels: u8, out: &mut [i16]) -> Result<(),
     Ok(())
 }
 
+/// Refuses decoded samples that the header's bit depth cannot hold: an 8-bit file's samples are
+/// multiples of 256 (`(u8 - 128) << 8`), so one with low bits set is corrupt or crafted, and
+/// writing it back as 8-bit would lose data.
+pub fn check_bits(header: &Header, samples: &[i16]) -> Result<(), Error> {
+    if header.bits == 8 && samples.iter().any(|&s| s & 0xff != 0) {
+        return Err(Error::Header("8-bit file decodes to samples with low bits set"));
+    }
+    Ok(())
+}
+
 /// Streaming encoder: feed interleaved samples, get bytes out as chunks fill.
 #[derive(Debug)]
 pub struct Encoder {
@@ -434,7 +444,9 @@ impl<'a> Reader<'a> {
         let payload = self.chunk_payload(i)?;
         let n = self.header.chunk_len(i as u64) * usize::from(self.header.channels);
         let mut out = vec![0i16; n];
-        decode_chunk(payload, self.header.channels, &mut out).map_err(|e| e.in_chunk(i as u32))?;
+        decode_chunk(payload, self.header.channels, &mut out)
+            .and_then(|()| check_bits(&self.header, &out))
+            .map_err(|e| e.in_chunk(i as u32))?;
         Ok(out)
     }
 
@@ -459,11 +471,7 @@ pub fn decode_with_limits(data: &[u8], limits: Limits) -> Result<Audio, Error> {
     for i in 0..r.chunks() {
         samples.extend_from_slice(&r.decode_chunk(i)?);
     }
-    let audio = Audio { sample_rate: h.sample_rate, channels: h.channels, bits: h.bits, samples };
-    if h.bits == 8 && audio.samples.iter().any(|&s| s & 0xff != 0) {
-        return Err(Error::Header("8-bit file decodes to samples with low bits set"));
-    }
-    Ok(audio)
+    Ok(Audio { sample_rate: h.sample_rate, channels: h.channels, bits: h.bits, samples })
 }
 
 /// Streaming decoder over any [`std::io::Read`]: the header first, then one chunk at a time (each
@@ -530,7 +538,9 @@ impl<R: std::io::Read> StreamDecoder<R> {
             return Err(Error::Crc { what: "chunk", stored, computed }.in_chunk(i));
         }
         let mut out = vec![0i16; frames * ch];
-        decode_chunk(&payload, self.header.channels, &mut out).map_err(|e| e.in_chunk(i))?;
+        decode_chunk(&payload, self.header.channels, &mut out)
+            .and_then(|()| check_bits(&self.header, &out))
+            .map_err(|e| e.in_chunk(i))?;
         self.offsets.push(self.offset);
         self.offset += 8 + len as u64;
         self.next += 1;
@@ -553,10 +563,13 @@ impl<R: std::io::Read> StreamDecoder<R> {
             return Err(Error::Header("chunk table does not match the chunks"));
         }
         let mut extra = [0u8; 1];
-        match self.input.read(&mut extra) {
-            Ok(0) => Ok(()),
-            Ok(_) => Err(Error::Header("bytes after the trailer")),
-            Err(_) => Err(Error::Header("read error after the trailer")),
+        loop {
+            return match self.input.read(&mut extra) {
+                Ok(0) => Ok(()),
+                Ok(_) => Err(Error::Header("bytes after the trailer")),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(Error::Io { what: "end of the file", kind: e.kind() }),
+            };
         }
     }
 }
@@ -565,6 +578,6 @@ impl<R: std::io::Read> StreamDecoder<R> {
 fn read_exact(r: &mut impl std::io::Read, buf: &mut [u8], what: &'static str) -> Result<(), Error> {
     r.read_exact(buf).map_err(|e| match e.kind() {
         std::io::ErrorKind::UnexpectedEof => Error::UnexpectedEnd(what),
-        _ => Error::Header(what),
+        kind => Error::Io { what, kind },
     })
 }

@@ -90,6 +90,20 @@ pub enum Error {
     /// A WAV file this crate cannot read.
     #[error("WAV: {0}")]
     Wav(&'static str),
+    /// Reading the input failed for a reason other than its end (a disk error, a closed pipe,
+    /// permission denied): the file may be fine, the read was not.
+    ///
+    /// Only the `std` readers ([`crate::container::StreamDecoder`]) do I/O, so the variant exists
+    /// with the `std` feature; it keeps the [`std::io::ErrorKind`] rather than the
+    /// [`std::io::Error`] so that `Error` stays `Clone + PartialEq` like the rest of the enum.
+    #[cfg(feature = "std")]
+    #[error("I/O error while reading the {what}: {kind}")]
+    Io {
+        /// The part of the file being read ("header", "chunk", "chunk table", "trailer").
+        what: &'static str,
+        /// What the operating system reported.
+        kind: std::io::ErrorKind,
+    },
 }
 
 impl Error {

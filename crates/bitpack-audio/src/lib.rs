@@ -11,7 +11,9 @@
 //!   LPC prediction residual with partitioned Rice codes, whichever is smallest for the chosen
 //!   [`Effort`]), stereo with the second channel optionally coded against the first, wasted-bits
 //!   detection for upscaled 8-bit data, and a chunk table for seeking.
-//! - [`wav`]: 8- and 16-bit PCM WAV in and out.
+//! - [`wav`]: 8- and 16-bit PCM WAV in and out, whole or piece by piece.
+//!
+//! The guide (docs/bitpack-audio.md in the repository) says which layer to choose and why.
 //!
 //! Every decoder returns [`Error`] on truncated or corrupt input; none panics, loops forever or
 //! reads past its buffer.
@@ -44,6 +46,11 @@ mod error;
 mod planes;
 pub mod predict;
 pub mod wav;
+
+/// The guide, docs/bitpack-audio.md: its examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/bitpack-audio.md")]
+struct GuideDoctests;
 
 pub use container::{Limits, Settings, decode, decode_with_limits, encode};
 pub use crc::crc32;

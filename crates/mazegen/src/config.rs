@@ -1,11 +1,11 @@
 //! What to generate: the base graph, zones, cycles, bias and seed.
 
-use crate::error::MazeError;
+use crate::error::Error;
 
 /// Largest node count accepted (keeps `u32` ids and memory sane for untrusted sizes).
 pub const MAX_NODES: u64 = 1 << 26;
 
-/// Most zones a maze can have: door colours are `u8`, so 255 doors.
+/// Most zones a maze can have: door colors are `u8`, so 255 doors.
 pub const MAX_ZONES: u16 = 256;
 
 /// The base graph the maze is dug from.
@@ -159,9 +159,9 @@ impl Config {
     /// Checks every field.
     ///
     /// # Errors
-    /// [`MazeError::Config`] naming the first field out of range.
-    pub fn validate(&self) -> Result<(), MazeError> {
-        let bad = |m: &str| Err(MazeError::Config(m.to_owned()));
+    /// [`Error::Config`] naming the first field out of range.
+    pub fn validate(&self) -> Result<(), Error> {
+        let bad = |m: &str| Err(Error::Config(m.to_owned()));
         match self.shape {
             Shape::Points { count, width, height } => {
                 if count < 3 {

@@ -3,7 +3,7 @@
 //!
 //! A maze starts as a planar graph: the Delaunay triangulation of random points (a *logic maze*)
 //! or a grid of cells (a *grid maze*). A random spanning tree is dug out of it, rooted at the
-//! start. The tree is cut into `K` zones by `K − 1` coloured locked doors, each on the edge above
+//! start. The tree is cut into `K` zones by `K − 1` colored locked doors, each on the edge above
 //! the subtree whose size is nearest the size a zone should have. After each door closes, its key
 //! is dropped in the deepest leaf still reachable without crossing a door, so keys always lie
 //! where the player can get them first. Finally extra edges of the planar graph that stay inside
@@ -23,15 +23,15 @@
 //! let text = to_ascii(&grid)?;
 //! assert_eq!(text.lines().count(), 13);
 //! assert!(text.contains('@') && text.contains('A') && text.contains('a'));
-//! # Ok::<(), lore_mazegen::MazeError>(())
+//! # Ok::<(), lore_mazegen::Error>(())
 //! ```
 //!
 //! # Conventions
 //! - Positions are `glam::Vec2`, y-up. Grid cell `(x, y)` (row 0 at the top, node id
 //!   `y * width + x`) is centred at `(x + 0.5, height − y − 0.5)`. Pictures are y-down; the
 //!   conversion happens in one place, the picture module.
-//! - Door colour 0 is the first door a player opens; zone `c + 1` is behind the doors of colour
-//!   `c`; zone 0 holds the start. Keys are never consumed: one key opens every door of its colour.
+//! - Door color 0 is the first door a player opens; zone `c + 1` is behind the doors of color
+//!   `c`; zone 0 holds the start. Keys are never consumed: one key opens every door of its color.
 //! - Seeds: every maze comes from a `Pcg64Mcg` seeded with [`Config::seed`]; the same config
 //!   gives the same maze on every platform.
 //!
@@ -41,7 +41,7 @@
 //! behind doors that are opened *before* door `i`. Cycle edges never join two zones, so no door
 //! can be walked around. [`check`] does not trust this argument: it runs one breadth-first search
 //! from the root that parks doors it cannot open yet and releases them when a key of their
-//! colour turns up (keys are never consumed, so reachability only grows), and reports why a maze
+//! color turns up (keys are never consumed, so reachability only grows), and reports why a maze
 //! is unsolvable when it is (see [`Unsolvable`]).
 //!
 //! # Zone sizes
@@ -60,23 +60,42 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+// The modules stack from the bottom up: each uses only modules of the layers above it.
+// Layer 1, values: the error, the maze, the configuration.
 mod config;
 mod error;
-mod export;
-mod grid;
-mod logic;
 mod maze;
+// Layer 2, tools: the one shuffle, disjoint sets.
+mod random;
 mod sets;
+// Layer 3, graphs and trees: random spanning trees, zones on a rooted tree, the Delaunay graph.
+mod delaunay;
+mod spanning;
+mod zones;
+// Layer 4, grid mazes: the grid-graph, its carvers, the cell and tile maps.
+mod grid;
+// Layer 5, the generator and the checker.
 mod solve;
 mod steps;
+// Layer 6, the exports (they draw the checker's solution).
+mod export;
 
 pub use config::{Config, MAX_NODES, MAX_ZONES, Shape, TreeAlgorithm};
-pub use error::{MazeError, Unsolvable};
+#[allow(deprecated)]
+pub use error::MazeError;
+pub use error::{Error, Unsolvable};
+#[allow(deprecated)]
+pub use export::colour_rgb;
 #[cfg(feature = "pictures")]
-pub use export::{Style, to_png, to_rgba, to_svg};
-pub use export::{colour_rgb, to_ascii, to_json, zone_rgb};
+pub use export::{MAX_PICTURE_SIDE, Style, to_png, to_rgba, to_svg};
+pub use export::{color_rgb, to_ascii, to_json, zone_rgb};
 pub use glam::Vec2;
-pub use grid::{Cell, CellMap, GridTree, Tile, TileMap};
+pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};
+
+/// The guide's examples (`docs/mazegen.md`) run as doctests.
+#[cfg(all(doctest, feature = "pictures"))]
+#[doc = include_str!("../../../docs/mazegen.md")]
+struct GuideDoctests;

@@ -22,17 +22,17 @@ pub struct Edge {
     pub a: u32,
     /// The other end (the child, for tree edges).
     pub b: u32,
-    /// `Some(colour)` when a locked door sits on the edge; any key of that colour opens it.
+    /// `Some(color)` when a locked door sits on the edge; any key of that color opens it.
     pub door: Option<u8>,
     /// Tree or cycle edge.
     pub kind: EdgeKind,
 }
 
-/// A key lying on a node. Keys are never consumed: one key opens every door of its colour.
+/// A key lying on a node. Keys are never consumed: one key opens every door of its color.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key {
-    /// The colour of the doors it opens.
-    pub colour: u8,
+    /// The color of the doors it opens.
+    pub color: u8,
     /// The node it lies on.
     pub node: u32,
 }
@@ -54,8 +54,8 @@ pub enum Layout {
 /// A generated (or hand-made) maze.
 ///
 /// Node `i` sits at `positions[i]` (y-up world units). The player starts at `root` holding no
-/// key; colour 0 is the first door a player opens, colour `zone_count - 2` the last, and zone
-/// `c + 1` is the zone behind the doors of colour `c` (zone 0 holds the root).
+/// key; color 0 is the first door a player opens, color `zone_count - 2` the last, and zone
+/// `c + 1` is the zone behind the doors of color `c` (zone 0 holds the root).
 ///
 /// Fields are public so tools can build mazes by hand; [`crate::check`] validates whatever it is
 /// given and never trusts the generator.

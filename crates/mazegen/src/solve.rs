@@ -3,12 +3,12 @@
 //!
 //! Keys are never consumed, so the set of places a player can reach only grows: one breadth-first
 //! search from the root that parks doors it cannot open yet and releases them when a key of their
-//! colour is picked up reaches everything reachable. The maze is completable when it reaches
+//! color is picked up reaches everything reachable. The maze is completable when it reaches
 //! every node.
 
-use crate::error::{MazeError, Unsolvable};
-use crate::logic::spanning::Adjacency;
+use crate::error::{Error, Unsolvable};
 use crate::maze::{Key, Maze};
+use crate::spanning::Adjacency;
 
 /// What the checker found in a completable maze.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,25 +49,25 @@ pub struct Measures {
     pub turn_ratio: f64,
 }
 
-fn validate(maze: &Maze) -> Result<(), MazeError> {
+fn validate(maze: &Maze) -> Result<(), Error> {
     let n = maze.positions.len();
     if n == 0 {
-        return Err(MazeError::Malformed("no nodes".to_owned()));
+        return Err(Error::Malformed("no nodes".to_owned()));
     }
     if n > u32::MAX as usize - 1 {
-        return Err(MazeError::Malformed("too many nodes".to_owned()));
+        return Err(Error::Malformed("too many nodes".to_owned()));
     }
     if maze.root as usize >= n {
-        return Err(MazeError::Malformed(format!("root {} does not exist", maze.root)));
+        return Err(Error::Malformed(format!("root {} does not exist", maze.root)));
     }
     for (i, e) in maze.edges.iter().enumerate() {
         if e.a as usize >= n || e.b as usize >= n {
-            return Err(MazeError::Malformed(format!("edge {i} ({}-{}) names a missing node", e.a, e.b)));
+            return Err(Error::Malformed(format!("edge {i} ({}-{}) names a missing node", e.a, e.b)));
         }
     }
     for k in &maze.keys {
         if k.node as usize >= n {
-            return Err(MazeError::Malformed(format!("key of colour {} on missing node {}", k.colour, k.node)));
+            return Err(Error::Malformed(format!("key of color {} on missing node {}", k.color, k.node)));
         }
     }
     Ok(())
@@ -76,9 +76,9 @@ fn validate(maze: &Maze) -> Result<(), MazeError> {
 /// Proves a maze completable and describes how.
 ///
 /// # Errors
-/// [`MazeError::Malformed`] if an edge, key or the root names a missing node;
-/// [`MazeError::Unsolvable`] with the reason when some node cannot be reached.
-pub fn check(maze: &Maze) -> Result<Solution, MazeError> {
+/// [`Error::Malformed`] if an edge, key or the root names a missing node;
+/// [`Error::Unsolvable`] with the reason when some node cannot be reached.
+pub fn check(maze: &Maze) -> Result<Solution, Error> {
     validate(maze)?;
     let n = maze.positions.len();
     let adj = Adjacency::new(n, maze.edges.iter().map(|e| (e.a, e.b)));
@@ -98,10 +98,10 @@ pub fn check(maze: &Maze) -> Result<Solution, MazeError> {
         // Each key appears twice in its node's list (a self-loop); `held` dedups.
         for &(_, ki) in key_adj.of(v) {
             let k = maze.keys[ki as usize];
-            if !held[usize::from(k.colour)] {
-                held[usize::from(k.colour)] = true;
+            if !held[usize::from(k.color)] {
+                held[usize::from(k.color)] = true;
                 key_order.push(k);
-                for (u, e) in std::mem::take(&mut waiting[usize::from(k.colour)]) {
+                for (u, e) in std::mem::take(&mut waiting[usize::from(k.color)]) {
                     if !seen[u as usize] {
                         seen[u as usize] = true;
                         door_order.push(e);
@@ -127,7 +127,7 @@ pub fn check(maze: &Maze) -> Result<Solution, MazeError> {
         }
     }
     if queue.len() < n {
-        return Err(MazeError::Unsolvable(why(maze, &seen, &waiting)));
+        return Err(Error::Unsolvable(why(maze, &seen, &waiting)));
     }
 
     let mut zone = vec![u16::MAX; n];
@@ -160,24 +160,24 @@ pub fn check(maze: &Maze) -> Result<Solution, MazeError> {
 }
 
 fn why(maze: &Maze, seen: &[bool], waiting: &[Vec<(u32, u32)>]) -> Unsolvable {
-    for (colour, parked) in waiting.iter().enumerate() {
+    for (color, parked) in waiting.iter().enumerate() {
         if parked.is_empty() {
             continue;
         }
-        let colour = colour as u8;
-        return match maze.keys.iter().find(|k| k.colour == colour) {
+        let color = color as u8;
+        return match maze.keys.iter().find(|k| k.color == color) {
             Some(k) => {
                 debug_assert!(!seen[k.node as usize]);
-                Unsolvable::KeyLocked { colour, key_node: k.node }
+                Unsolvable::KeyLocked { color, key_node: k.node }
             }
-            None => Unsolvable::NoKey { colour },
+            None => Unsolvable::NoKey { color },
         };
     }
     let node = seen.iter().position(|&s| !s).unwrap_or(0) as u32;
     Unsolvable::Disconnected { node }
 }
 
-/// Shortest path from `from` to `to` through edges without a door or with a held colour.
+/// Shortest path from `from` to `to` through edges without a door or with a held color.
 fn leg(maze: &Maze, adj: &Adjacency, held: &[bool; 256], from: u32, to: u32, prev: &mut [u32], out: &mut Vec<u32>) {
     const UNSEEN: u32 = u32::MAX;
     prev.fill(UNSEEN);
@@ -212,7 +212,7 @@ fn walk(maze: &Maze, adj: &Adjacency, key_order: &[Key], last_door: Option<u32>)
     for k in key_order {
         leg(maze, adj, &held, at, k.node, &mut prev, &mut path);
         at = k.node;
-        held[usize::from(k.colour)] = true;
+        held[usize::from(k.color)] = true;
     }
     if let Some(e) = last_door {
         let edge = maze.edges[e as usize];

@@ -9,10 +9,10 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::{Config, Shape, TreeAlgorithm};
-use crate::error::MazeError;
+use crate::error::Error;
 use crate::grid::GridTree;
-use crate::logic::{delaunay, spanning, zones};
 use crate::maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
+use crate::{delaunay, spanning, zones};
 
 /// One generation event. Indices refer to the maze as it stands after the step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,9 +33,9 @@ pub enum Step {
     Door {
         /// Index into [`Maze::edges`].
         edge: u32,
-        /// Door colour (0 is the first a player opens).
-        colour: u8,
-        /// The zone it closes (`colour + 1`).
+        /// Door color (0 is the first a player opens).
+        color: u8,
+        /// The zone it closes (`color + 1`).
         zone: u16,
         /// Nodes moved into the new zone.
         size: u32,
@@ -44,8 +44,8 @@ pub enum Step {
     },
     /// A key was dropped.
     Key {
-        /// Its colour.
-        colour: u8,
+        /// Its color.
+        color: u8,
         /// The node it lies on.
         node: u32,
     },
@@ -83,7 +83,7 @@ type Candidate = (f64, spanning::Rooted, Vec<u32>, Vec<(u32, u32)>);
 /// }
 /// assert_eq!(doors, 3);
 /// assert_eq!(generator.into_maze(), lore_mazegen::generate(&Config::points(200).zones(4).cycles(10).seed(7))?);
-/// # Ok::<(), lore_mazegen::MazeError>(())
+/// # Ok::<(), lore_mazegen::Error>(())
 /// ```
 #[derive(Debug)]
 pub struct Generator {
@@ -109,9 +109,9 @@ impl Generator {
     /// Validates the config and builds the base graph (the first step reports it).
     ///
     /// # Errors
-    /// [`MazeError::Config`] for a bad config, [`MazeError::Triangulation`] if the points cannot
+    /// [`Error::Config`] for a bad config, [`Error::Triangulation`] if the points cannot
     /// be triangulated.
-    pub fn new(config: &Config) -> Result<Self, MazeError> {
+    pub fn new(config: &Config) -> Result<Self, Error> {
         config.validate()?;
         let mut rng = Pcg64Mcg::seed_from_u64(config.seed);
         let (layout, positions, graph) = match config.shape {
@@ -127,13 +127,13 @@ impl Generator {
         };
         let n = positions.len();
         if usize::from(config.zones) > n {
-            return Err(MazeError::Config(format!("zones: {} zones but only {n} distinct points", config.zones)));
+            return Err(Error::Config(format!("zones: {} zones but only {n} distinct points", config.zones)));
         }
         let root = match (layout, config.root) {
             (Layout::Grid { .. }, _) => 0,
             (Layout::Points, Some(r)) if (r as usize) < n => r,
             (Layout::Points, Some(r)) => {
-                return Err(MazeError::Config(format!("root: node {r} does not exist ({n} distinct points)")));
+                return Err(Error::Config(format!("root: node {r} does not exist ({n} distinct points)")));
             }
             (Layout::Points, None) => {
                 let top_left = match config.shape {
@@ -284,20 +284,20 @@ impl Generator {
             None => zones::choose_door(&self.order, &m.parent, &m.zone, target, &mut self.scratch)?,
         };
         // Doors are closed in reverse: the first door closed is the last one a player opens.
-        let colour = (m.zone_count - 2 - self.doors_placed) as u8;
-        let zone = u16::from(colour) + 1;
+        let color = (m.zone_count - 2 - self.doors_placed) as u8;
+        let zone = u16::from(color) + 1;
         zones::mark_zone(&self.order, &m.parent, &mut m.zone, child, zone);
         let edge = self.tree_edge_of[child as usize];
-        m.edges[edge as usize].door = Some(colour);
+        m.edges[edge as usize].door = Some(color);
         self.doors_placed += 1;
-        Some(Step::Door { edge, colour, zone, size, target: target as f32 })
+        Some(Step::Door { edge, color, zone, size, target: target as f32 })
     }
 
-    fn drop_key(&mut self, colour: u8) -> Step {
+    fn drop_key(&mut self, color: u8) -> Step {
         let m = &mut self.maze;
         let node = zones::choose_key_node(&self.leaves_by_depth, &self.order, &self.depth, &m.zone, &m.keys);
-        m.keys.push(Key { colour, node });
-        Step::Key { colour, node }
+        m.keys.push(Key { color, node });
+        Step::Key { color, node }
     }
 
     fn list_cycle_candidates(&mut self) {
@@ -350,8 +350,8 @@ impl Iterator for Generator {
                     }
                     match self.place_door() {
                         Some(step) => {
-                            if let Step::Door { colour, .. } = step {
-                                self.phase = Phase::Key(colour);
+                            if let Step::Door { color, .. } = step {
+                                self.phase = Phase::Key(color);
                             }
                             return Some(step);
                         }
@@ -362,9 +362,9 @@ impl Iterator for Generator {
                         }
                     }
                 }
-                Phase::Key(colour) => {
+                Phase::Key(color) => {
                     self.phase = Phase::Door;
-                    return Some(self.drop_key(colour));
+                    return Some(self.drop_key(color));
                 }
                 Phase::Cycles => match self.cycle_candidates.pop() {
                     Some(g) => {
@@ -386,6 +386,6 @@ impl Iterator for Generator {
 ///
 /// # Errors
 /// As [`Generator::new`].
-pub fn generate(config: &Config) -> Result<Maze, MazeError> {
+pub fn generate(config: &Config) -> Result<Maze, Error> {
     Ok(Generator::new(config)?.finish())
 }

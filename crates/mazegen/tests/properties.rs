@@ -72,13 +72,13 @@ proptest! {
         let mut keys = 0;
         while let Some(step) = generator.next() {
             match step {
-                Step::Door { edge, colour, .. } => {
+                Step::Door { edge, color, .. } => {
                     doors += 1;
-                    prop_assert_eq!(generator.maze().edges[edge as usize].door, Some(colour));
+                    prop_assert_eq!(generator.maze().edges[edge as usize].door, Some(color));
                 }
-                Step::Key { colour, node } => {
+                Step::Key { color, node } => {
                     keys += 1;
-                    prop_assert_eq!(generator.maze().keys.last().map(|k| (k.colour, k.node)), Some((colour, node)));
+                    prop_assert_eq!(generator.maze().keys.last().map(|k| (k.color, k.node)), Some((color, node)));
                 }
                 Step::Graph { .. } | Step::Tree { .. } | Step::Cycle { .. } => {}
             }

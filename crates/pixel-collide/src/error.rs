@@ -2,6 +2,7 @@
 
 /// Everything a caller can get wrong, and what the GPU can refuse.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Error {
     /// A sprite side is zero or above [`MAX_SPRITE_SIDE`](crate::MAX_SPRITE_SIDE).
     #[error("sprite size {width}x{height} is invalid (each side must be 1..={max})")]
@@ -36,6 +37,10 @@ pub enum Error {
         /// The id.
         id: usize,
     },
+    /// A [`PixelSpace`](crate::PixelSpace) scale that is not finite or out of
+    /// [`PIXELS_PER_UNIT_RANGE`](crate::PIXELS_PER_UNIT_RANGE).
+    #[error("pixels per world unit must be finite and within 1/1024..=65536, not {0}")]
+    BadPixelsPerUnit(f32),
     /// The device could not map the results buffer.
     #[error("reading the query results back failed: {0}")]
     ReadBack(String),

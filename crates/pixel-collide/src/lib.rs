@@ -52,46 +52,47 @@
 //! # Ok::<(), lore_pixel_collide::Error>(())
 //! ```
 //!
-//! The GPU path takes the caller's `wgpu::Device` and `wgpu::Queue`:
+//! The GPU path ([`GpuCollider`], feature `gpu`) takes the caller's `wgpu::Device` and
+//! `wgpu::Queue`; its documentation shows a batch with a group query and an exact area.
 //!
-//! ```no_run
-//! # fn f(device: &wgpu::Device, queue: &wgpu::Queue, player: &lore_pixel_collide::Sprite,
-//! #      rock: &lore_pixel_collide::Sprite) -> Result<(), lore_pixel_collide::Error> {
-//! use lore_pixel_collide::{GpuCollider, Pose, QueryBatch, glam::Vec2};
-//! let collider = GpuCollider::new(device);
-//! let mut batch = QueryBatch::new();
-//! let (ps, rs) = (batch.add_sprite(player), batch.add_sprite(rock));
-//! let me = batch.add_object(ps, Pose::at(Vec2::new(100.0, 100.0)))?;
-//! let rocks: Vec<_> = (0..10)
-//!     .map(|i| batch.add_object(rs, Pose::at(Vec2::new(40.0 * i as f32, 110.0)).rotated(0.1 * i as f32)))
-//!     .collect::<Result<_, _>>()?;
-//! let all_rocks = batch.add_group(&rocks)?;
-//! let hit_any = batch.group(me, all_rocks)?;
-//! let exact = batch.area(me, rocks[2])?;
-//! let results = collider.run(device, queue, &batch)?;
-//! println!("hit: {}, area with rock 2: {:?}", results.overlaps(hit_any), results.area(exact));
-//! # Ok(()) }
-//! ```
+//! # Feature flags
+//!
+//! - `gpu` (default): the GPU path, [`GpuCollider`] and [`QueryBatch`], and the wgpu
+//!   dependency. Without it (`default-features = false`) the crate is the CPU twin alone and
+//!   does not build wgpu.
 
 #![deny(missing_docs)]
+// The crate docs name the GPU items; without the `gpu` feature those links have no target.
+#![cfg_attr(not(feature = "gpu"), allow(rustdoc::broken_intra_doc_links))]
 
 mod error;
+#[cfg(feature = "gpu")]
 mod gpu;
 mod mask;
 mod mesh;
 pub mod shapes;
 mod sprite;
+mod world;
 
 pub use error::Error;
 pub use glam;
+#[cfg(feature = "gpu")]
 pub use gpu::{GpuCollider, GpuOptions, Id, Pending, QueryBatch, Recorded, Results};
+/// The shared world-space vocabulary ([`Aabb`](lore_geom::Aabb)), re-exported.
+pub use lore_geom;
 pub use mask::{Mask, overlap_area, overlaps};
 pub use mesh::{MESH_SUBPIXEL_BITS, Mesh, MeshPlacement};
 pub use sprite::{
     FIXED_BITS, MAX_EXTENT, MAX_POSITION, MAX_SCALE, MAX_SPRITE_SIDE, MIN_SCALE, PixelRect, Placement, Pose, Sprite,
 };
+pub use world::{PIXELS_PER_UNIT_RANGE, PixelSpace};
 
 /// The README's example, compiled and run as a doc test.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The guide's examples (docs/pixel-collide.md), compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/pixel-collide.md")]
+struct GuideDoctests;

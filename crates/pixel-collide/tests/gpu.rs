@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 
 use lore_pixel_collide::glam::Vec2;
 use lore_pixel_collide::{GpuCollider, GpuOptions, Mask, Pose, QueryBatch, Sprite};
-use lore_render::gpu::Gpu;
+mod common;
+use common::Gpu;
 use proptest::prelude::*;
 
 fn gpu() -> &'static Gpu {

@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 
 use lore_pixel_collide::glam::Vec2;
 use lore_pixel_collide::{GpuCollider, GpuOptions, Id, Mask, Mesh, MeshPlacement, Pose, QueryBatch, Sprite};
-use lore_render::gpu::Gpu;
+mod common;
+use common::Gpu;
 
 fn gpu() -> &'static Gpu {
     static GPU: OnceLock<Gpu> = OnceLock::new();

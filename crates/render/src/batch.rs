@@ -10,7 +10,7 @@ use crate::texture::Texture;
 use glam::{Vec2, vec2};
 use std::f32::consts::TAU;
 
-/// One vertex: world position, texture coordinate, sRGB colour packed as in
+/// One vertex: world position, texture coordinate, sRGB color packed as in
 /// [`Color::to_u32`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -19,7 +19,7 @@ pub struct Vertex {
     pub pos: [f32; 2],
     /// Texture coordinate (0,0 top left of the image); untextured shapes sample a white texel.
     pub uv: [f32; 2],
-    /// sRGB colour, `r` in the low byte.
+    /// sRGB color, `r` in the low byte.
     pub color: u32,
 }
 
@@ -55,7 +55,7 @@ pub struct Label {
     pub text: String,
     /// Font size in pixels.
     pub size: f32,
-    /// Colour.
+    /// Color.
     pub color: Color,
     /// How the label sits on `pos`.
     pub anchor: Anchor,
@@ -81,7 +81,7 @@ pub struct Label {
 pub struct Batch {
     camera: Camera,
     viewport: Vec2,
-    /// Background colour the frame is cleared to.
+    /// Background color the frame is cleared to.
     pub clear_color: Color,
     vertices: Vec<Vertex>,
     indices: Vec<u32>,

@@ -1,9 +1,9 @@
-//! Colours as sRGB-encoded bytes, the way artists and colour pickers write them.
+//! Colors as sRGB-encoded bytes, the way artists and color pickers write them.
 
-/// An sRGB colour with straight (not premultiplied) alpha, one byte per channel.
+/// An sRGB color with straight (not premultiplied) alpha, one byte per channel.
 ///
 /// The renderer blends in sRGB space, as egui does, so `Color::rgb(128, 128, 128)` is the
-/// mid-grey a colour picker shows.
+/// mid-grey a color picker shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Color {
     /// Red.
@@ -42,19 +42,19 @@ impl Color {
     /// The default background of every demo: a dark blue-grey.
     pub const BACKGROUND: Color = Color::rgb(24, 28, 36);
 
-    /// An opaque colour.
+    /// An opaque color.
     #[must_use]
     pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
         Self { r, g, b, a: 255 }
     }
 
-    /// A colour with alpha.
+    /// A color with alpha.
     #[must_use]
     pub const fn rgba(r: u8, g: u8, b: u8, a: u8) -> Self {
         Self { r, g, b, a }
     }
 
-    /// The same colour with another alpha.
+    /// The same color with another alpha.
     #[must_use]
     pub const fn with_alpha(self, a: u8) -> Self {
         Self { a, ..self }
@@ -68,7 +68,7 @@ impl Color {
         Self { r: mix(self.r, other.r), g: mix(self.g, other.g), b: mix(self.b, other.b), a: mix(self.a, other.a) }
     }
 
-    /// A colour from hue (turns, wraps), saturation and value in `0..=1`; handy for palettes
+    /// A color from hue (turns, wraps), saturation and value in `0..=1`; handy for palettes
     /// and heat maps.
     #[must_use]
     pub fn hsv(hue: f32, saturation: f32, value: f32) -> Self {
@@ -90,21 +90,21 @@ impl Color {
         Self::rgb(to(r), to(g), to(b))
     }
 
-    /// The `i`-th colour of a palette of well-separated hues (golden-ratio steps), the same on
-    /// every run: use it to colour zones, ids or groups.
+    /// The `i`-th color of a palette of well-separated hues (golden-ratio steps), the same on
+    /// every run: use it to color zones, ids or groups.
     #[must_use]
     pub fn palette(i: usize) -> Self {
         const GOLDEN: f32 = 0.618_034;
         Self::hsv(0.08 + i as f32 * GOLDEN, 0.65, 0.95)
     }
 
-    /// The colour as `[r, g, b, a]` bytes.
+    /// The color as `[r, g, b, a]` bytes.
     #[must_use]
     pub const fn to_array(self) -> [u8; 4] {
         [self.r, self.g, self.b, self.a]
     }
 
-    /// The colour packed little-endian into a `u32` (`r` in the low byte), the vertex format.
+    /// The color packed little-endian into a `u32` (`r` in the low byte), the vertex format.
     #[must_use]
     pub const fn to_u32(self) -> u32 {
         u32::from_le_bytes(self.to_array())
@@ -143,7 +143,7 @@ mod tests {
     }
 
     #[test]
-    fn palette_colours_differ() {
+    fn palette_colors_differ() {
         for i in 0..8 {
             for j in 0..i {
                 assert_ne!(Color::palette(i), Color::palette(j), "{i} vs {j}");

@@ -68,6 +68,14 @@ pub trait Demo {
         false
     }
 
+    /// The demo's own keys and mouse actions, as (input, what it does) pairs, e.g.
+    /// `&[("left click", "drop a ball"), ("S", "show the solution")]`. The window's help overlay
+    /// (open on the first frame, F1 toggles it) lists them under the controls every demo shares
+    /// (pan, zoom, reset, pause). Use characters the bundled font has ([`crate::glyphs`]).
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Controls for the side panel (windowed runs only).
     fn ui(&mut self, ui: &mut egui::Ui) {
         let _ = ui;
@@ -76,5 +84,14 @@ pub trait Demo {
     /// One line of statistics, shown under the scene and printed after a headless run.
     fn stats(&self) -> String {
         String::new()
+    }
+
+    /// Why the demo's configuration is invalid (e.g. a maze of 0 points), or `None` when it is
+    /// fine. A demo given bad settings keeps running (so a window can show the problem and let
+    /// the user fix it) but reports it here after [`reset`](Demo::reset): a headless run then
+    /// fails with [`RunError::Config`](crate::RunError::Config) and writes no PNG, so the app
+    /// exits non-zero; a window shows the message in red in the side panel.
+    fn config_error(&self) -> Option<String> {
+        None
     }
 }

@@ -11,6 +11,7 @@ pub const SOFTWARE_DRIVER_PACKAGE: &str = "mesa-vulkan-drivers";
 
 /// Why no device could be had.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GpuError {
     /// No adapter was found (or none could present to the window's surface).
     #[error(
@@ -52,15 +53,31 @@ impl Gpu {
         Self::from_instance(instance, None)
     }
 
+    /// An offscreen device held to `limits` (each at most what the adapter offers), e.g. a
+    /// small `max_buffer_size` to check that work is split within the device's limits.
+    ///
+    /// # Errors
+    /// As [`Gpu::headless`]; [`GpuError::Device`] when the adapter cannot meet `limits`.
+    pub fn headless_with_limits(limits: wgpu::Limits) -> Result<Self, GpuError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = pick_adapter(&instance, None)?;
+        Self::from_adapter(instance, adapter, limits)
+    }
+
     /// A device from `instance`, able to present to `surface` when one is given.
     ///
     /// # Errors
     /// As [`Gpu::headless`].
     pub fn from_instance(instance: wgpu::Instance, surface: Option<&wgpu::Surface<'_>>) -> Result<Self, GpuError> {
         let adapter = pick_adapter(&instance, surface)?;
+        let limits = wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits());
+        Self::from_adapter(instance, adapter, limits)
+    }
+
+    fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter, limits: wgpu::Limits) -> Result<Self, GpuError> {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("lore device"),
-            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            required_limits: limits,
             ..Default::default()
         }))?;
         Ok(Self { instance, adapter, device, queue })

@@ -8,7 +8,6 @@ use crate::frame::{self, Target};
 use crate::gpu::{Gpu, GpuError};
 use crate::input::Input;
 use crate::renderer::Renderer;
-use std::io::BufWriter;
 use std::path::Path;
 
 /// Width of a headless frame, in pixels.
@@ -16,12 +15,13 @@ pub const WIDTH: u32 = 1280;
 /// Height of a headless frame, in pixels.
 pub const HEIGHT: u32 = 720;
 
-/// The colour format of headless frames: sRGB-encoded bytes, blended as egui does.
+/// The color format of headless frames: sRGB-encoded bytes, blended as egui does.
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// Why a rendered frame could not be read back from the GPU (a lost device, typically: a driver
 /// reset or an out-of-memory on the GPU).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FrameError {
     /// Waiting for the GPU to finish the frame failed.
     #[error("waiting for the GPU to finish the frame failed: {0}")]
@@ -46,7 +46,7 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// The colour at pixel `(x, y)` (origin top left), or `None` outside the frame.
+    /// The color at pixel `(x, y)` (origin top left), or `None` outside the frame.
     #[must_use]
     pub fn pixel(&self, x: u32, y: u32) -> Option<Color> {
         if x >= self.width || y >= self.height {
@@ -72,23 +72,27 @@ impl Frame {
         self.count_in(0, 0, self.width, self.height, pred)
     }
 
-    /// Writes the frame as an 8-bit RGBA PNG.
+    /// Writes the frame as an 8-bit RGBA PNG, atomically: into a temporary file in the same
+    /// folder, renamed over `path` only once complete, so a failure (a full disk, say) leaves
+    /// any file already at `path` as it was and no partial PNG behind.
     ///
     /// # Errors
-    /// Any I/O or encoding error.
+    /// Any I/O or encoding error; the file at `path`, if any, is then unchanged.
     pub fn save_png(&self, path: &Path) -> std::io::Result<()> {
-        let file = std::fs::File::create(path)?;
-        let mut encoder = png::Encoder::new(BufWriter::new(file), self.width, self.height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
-        writer.write_image_data(&self.rgba).map_err(std::io::Error::other)?;
-        writer.finish().map_err(std::io::Error::other)
+        crate::file::write_atomic_with(path, |out| {
+            let mut encoder = png::Encoder::new(out, self.width, self.height);
+            encoder.set_color(png::ColorType::Rgba);
+            encoder.set_depth(png::BitDepth::Eight);
+            let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
+            writer.write_image_data(&self.rgba).map_err(std::io::Error::other)?;
+            writer.finish().map_err(std::io::Error::other)
+        })
+        .map_err(|e| std::io::Error::new(e.source.kind(), e.to_string()))
     }
 }
 
-/// Whether two colours are within `tolerance` on every channel (alpha ignored): for tests that
-/// look for a demo's colours in a frame, where blending and anti-aliasing move edges a little.
+/// Whether two colors are within `tolerance` on every channel (alpha ignored): for tests that
+/// look for a demo's colors in a frame, where blending and anti-aliasing move edges a little.
 #[must_use]
 pub fn close(a: Color, b: Color, tolerance: u8) -> bool {
     a.r.abs_diff(b.r) <= tolerance && a.g.abs_diff(b.g) <= tolerance && a.b.abs_diff(b.b) <= tolerance
@@ -161,6 +165,12 @@ impl Headless {
         &self.gpu
     }
 
+    /// The renderer in use (e.g. to see in how many pieces the last batch was drawn).
+    #[must_use]
+    pub fn renderer(&self) -> &Renderer {
+        &self.renderer
+    }
+
     /// Resets `demo` with `seed`, steps it `frames` times with no input, and renders the result
     /// through the demo's own camera.
     ///
@@ -182,6 +192,17 @@ impl Headless {
     /// # Errors
     /// [`FrameError`] when the frame cannot be read back (the GPU device was lost).
     pub fn render(&mut self, demo: &mut dyn Demo, camera: &Camera) -> Result<Frame, FrameError> {
+        self.render_with(demo, camera, None)
+    }
+
+    /// [`Headless::render`] with the window's panels (`Some`) instead of the caption: the
+    /// window's frames, offscreen, for tests.
+    pub(crate) fn render_with(
+        &mut self,
+        demo: &mut dyn Demo,
+        camera: &Camera,
+        panels: Option<frame::Panels<'_>>,
+    ) -> Result<Frame, FrameError> {
         let raw = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
@@ -189,7 +210,7 @@ impl Headless {
             )),
             ..Default::default()
         };
-        let (output, scene) = frame::layout(&self.ctx, raw, demo, camera, &mut self.batch, 1.0, None);
+        let (output, scene) = frame::layout(&self.ctx, raw, demo, camera, &mut self.batch, 1.0, panels);
         let color_view = self.color.create_view(&wgpu::TextureViewDescriptor::default());
         let msaa_view = self.msaa.as_ref().map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
         let target = match &msaa_view {
@@ -255,4 +276,50 @@ impl Headless {
 fn padded_row(width: u32) -> u32 {
     let unpadded = width * 4;
     unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lore-render-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_complete_write_replaces_the_file() {
+        let dir = temp_dir("complete-write");
+        let path = dir.join("shot.png");
+        std::fs::write(&path, b"the old picture").unwrap();
+        let frame = Frame { width: 2, height: 1, rgba: vec![255, 0, 0, 255, 0, 0, 255, 255] };
+        frame.save_png(&path).unwrap();
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (2, 1));
+        assert_eq!(&buf[..info.buffer_size()], &frame.rgba[..]);
+        assert_eq!(entries(&dir), ["shot.png"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_and_writes_nothing() {
+        let dir = temp_dir("missing-folder");
+        let frame = Frame { width: 1, height: 1, rgba: vec![0; 4] };
+        assert!(frame.save_png(&dir.join("nope").join("shot.png")).is_err());
+        assert!(entries(&dir).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -5,11 +5,13 @@
 //!   of statistics;
 //! - [`Batch`]: a 2D batch of lines, disks, circles, rectangles, polygons, sprites and text
 //!   labels in world coordinates (y up), seen through a [`Camera`] (pan, zoom);
-//! - [`run()`]: the shared runner — a window (feature `window`: winit + wgpu surface + egui) or,
-//!   without a display or with `--headless`, 1280×720 offscreen frames written as PNGs, through
+//! - [`run()`]: the shared runner — a window (feature `window`: winit + wgpu surface + egui) on
+//!   every desktop or, with `--headless` or on Linux/BSD without a display
+//!   ([`args::headless_wanted`]), 1280×720 offscreen frames written atomically as PNGs, through
 //!   the same draw code;
 //! - [`RunArgs`]: the shared flags (`--headless`, `--frames N`, `--out DIR`, `--seed S`) as a
-//!   clap struct apps flatten into their own parsers;
+//!   clap struct apps flatten into their own parsers (feature `clap`);
+//! - [`glyphs`]: which characters the bundled fonts draw, so labels never show empty boxes;
 //! - [`gpu`]: adapter selection that works without a GPU (Vulkan lavapipe first, GL llvmpipe
 //!   as fallback) and says which Debian package to install when nothing is found.
 //!
@@ -37,11 +39,12 @@
 //! # Conventions
 //!
 //! World space is y-up in world units; pixels (origin top left, y down) appear only in
-//! [`Camera::screen_to_world`] / [`Camera::world_to_screen`] and screen-space labels. Colours
+//! [`Camera::screen_to_world`] / [`Camera::world_to_screen`] and screen-space labels. Colors
 //! are sRGB bytes ([`Color`]) and blending happens in sRGB space, like egui.
 //!
 //! # Feature flags
 //!
+//! - `clap` (default): [`RunArgs`] derives `clap::Args`; without it, it is a plain struct.
 //! - `window`: the windowed runner (winit, egui-winit). Without it [`run()`] is headless only
 //!   and returns [`RunError::NoWindowSupport`] when a window is asked for.
 #![deny(missing_docs)]
@@ -51,12 +54,18 @@ pub mod batch;
 pub mod camera;
 pub mod color;
 pub mod demo;
+pub mod error;
+pub mod file;
 mod frame;
+pub mod glyphs;
 pub mod gpu;
 pub mod headless;
+#[cfg_attr(not(feature = "window"), allow(dead_code))] // the window shows it
+mod help;
 pub mod input;
 pub mod renderer;
 pub mod run;
+mod split;
 pub mod texture;
 #[cfg(feature = "window")]
 mod window;
@@ -68,8 +77,14 @@ pub use color::Color;
 pub use demo::Demo;
 /// The egui version the side panels use, re-exported so apps match it.
 pub use egui;
+pub use error::RunError;
 /// The glam version of every lore API, re-exported for convenience.
 pub use glam;
 pub use input::{Input, Key, MouseButton};
-pub use run::{RunError, Shot, run};
+pub use run::{Shot, run};
 pub use texture::Texture;
+
+/// The guide's examples (docs/render.md), compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/render.md")]
+struct GuideDoctests;

@@ -1,7 +1,12 @@
-//! The GPU side of a [`Batch`]: one pipeline, a growing vertex/index buffer, textures uploaded
+//! The GPU side of a [`Batch`]: one pipeline, growing vertex/index buffers, textures uploaded
 //! on first use, and egui (panels and text labels) drawn on top in the same pass.
+//!
+//! A batch whose vertices or indices do not fit in one buffer of the device's
+//! `max_buffer_size` is split into pieces that do (see `split`), each drawn from its own pair
+//! of buffers: any batch size draws.
 
-use crate::batch::{Anchor, Batch, Label};
+use crate::batch::{Anchor, Batch, Label, Vertex};
+use crate::split::{Piece, split};
 use crate::texture::Texture;
 use std::collections::HashMap;
 use wgpu::util::DeviceExt;
@@ -13,7 +18,7 @@ struct GpuTexture {
     last_used: u64,
 }
 
-/// Draws [`Batch`]es (and egui output) into a colour target of one format.
+/// Draws [`Batch`]es (and egui output) into a color target of one format.
 pub struct Renderer {
     format: wgpu::TextureFormat,
     samples: u32,
@@ -25,8 +30,12 @@ pub struct Renderer {
     linear: wgpu::Sampler,
     white: wgpu::BindGroup,
     textures: HashMap<u64, GpuTexture>,
-    vertex_buffer: wgpu::Buffer,
-    index_buffer: wgpu::Buffer,
+    /// One vertex and one index buffer per piece of the last batch prepared.
+    buffers: Vec<PieceBuffers>,
+    /// The pieces of the last batch prepared.
+    pieces: Vec<Piece>,
+    /// The largest buffer made, in bytes: the device's `max_buffer_size`.
+    max_buffer_size: u64,
     frame: u64,
     /// egui's renderer, shared by panels and labels.
     pub egui: egui_wgpu::Renderer,
@@ -41,6 +50,13 @@ impl std::fmt::Debug for Renderer {
             .field("frame", &self.frame)
             .finish_non_exhaustive()
     }
+}
+
+/// The vertex and index buffer of one piece of a batch.
+#[derive(Debug)]
+struct PieceBuffers {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
 }
 
 /// Textures unused for this many frames are dropped from the GPU.
@@ -150,14 +166,6 @@ impl Renderer {
             &[255; 4],
         );
         let white = texture_bind(device, &texture_layout, &white_tex, &nearest);
-        let buffer = |usage, label| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: 1 << 16,
-                usage: usage | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
         let egui = egui_wgpu::Renderer::new(
             device,
             format,
@@ -174,14 +182,15 @@ impl Renderer {
             linear,
             white,
             textures: HashMap::new(),
-            vertex_buffer: buffer(wgpu::BufferUsages::VERTEX, "lore vertices"),
-            index_buffer: buffer(wgpu::BufferUsages::INDEX, "lore indices"),
+            buffers: Vec::new(),
+            pieces: Vec::new(),
+            max_buffer_size: device.limits().max_buffer_size,
             frame: 0,
             egui,
         }
     }
 
-    /// The colour format this renderer draws into.
+    /// The color format this renderer draws into.
     #[must_use]
     pub fn format(&self) -> wgpu::TextureFormat {
         self.format
@@ -193,26 +202,20 @@ impl Renderer {
         self.samples
     }
 
+    /// The largest GPU buffer this renderer makes, in bytes (the device's `max_buffer_size`);
+    /// bigger batches are drawn in pieces.
+    #[must_use]
+    pub fn max_buffer_size(&self) -> u64 {
+        self.max_buffer_size
+    }
+
     /// Uploads the batch's geometry, camera and new textures. Call once per frame before
     /// [`Renderer::draw`].
     pub fn prepare(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, batch: &Batch) {
         self.frame += 1;
         let vp = batch.camera().view_projection(batch.viewport());
         queue.write_buffer(&self.globals, 0, bytemuck::cast_slice(&vp));
-        ensure_buffer(
-            device,
-            queue,
-            &mut self.vertex_buffer,
-            bytemuck::cast_slice(batch.vertices()),
-            wgpu::BufferUsages::VERTEX,
-        );
-        ensure_buffer(
-            device,
-            queue,
-            &mut self.index_buffer,
-            bytemuck::cast_slice(batch.indices()),
-            wgpu::BufferUsages::INDEX,
-        );
+        self.upload_geometry(device, queue, batch);
         for texture in batch.commands().iter().filter_map(|c| c.texture.as_ref()) {
             let frame = self.frame;
             if let Some(t) = self.textures.get_mut(&texture.id()) {
@@ -228,46 +231,116 @@ impl Renderer {
         self.textures.retain(|_, t| frame - t.last_used < TEXTURE_TTL_FRAMES);
     }
 
-    /// Records the batch's draw calls into `pass` (whose viewport the caller has set).
+    /// Splits the batch's triangles into pieces that fit the device's buffers and uploads each
+    /// piece into its own vertex and index buffer (grown as needed, never beyond the limit).
+    fn upload_geometry(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, batch: &Batch) {
+        const VERTEX: u64 = std::mem::size_of::<Vertex>() as u64;
+        let max_vertices = (self.max_buffer_size / VERTEX).min(u64::from(u32::MAX)) as u32;
+        let max_indices = (self.max_buffer_size / 4).min(u64::from(u32::MAX)) as u32;
+        let (vertices, indices) = (batch.vertices(), batch.indices());
+        self.pieces = split(indices, vertices.len(), max_vertices, max_indices);
+        // Buffers of pieces no longer needed are freed; missing ones are made below.
+        self.buffers.truncate(self.pieces.len());
+        for (k, piece) in self.pieces.iter().enumerate() {
+            let r = piece.indices();
+            let part = &indices[r.start as usize..r.end as usize];
+            let (piece_vertices, piece_indices): (std::borrow::Cow<'_, [Vertex]>, std::borrow::Cow<'_, [u32]>) =
+                match piece {
+                    Piece::Span { first_vertex: 0, vertex_count, .. } => {
+                        (vertices[..*vertex_count as usize].into(), part.into())
+                    }
+                    Piece::Span { first_vertex, vertex_count, .. } => {
+                        let first = *first_vertex as usize;
+                        let range = &vertices[first..first + *vertex_count as usize];
+                        (range.into(), part.iter().map(|i| i - first_vertex).collect::<Vec<_>>().into())
+                    }
+                    Piece::Loose { .. } => (
+                        part.iter().map(|&i| vertices[i as usize]).collect::<Vec<_>>().into(),
+                        (0..part.len() as u32).collect::<Vec<_>>().into(),
+                    ),
+                };
+            if k == self.buffers.len() {
+                let empty = |usage| make_buffer(device, usage, (1 << 16).min(self.max_buffer_size));
+                self.buffers.push(PieceBuffers {
+                    vertices: empty(wgpu::BufferUsages::VERTEX),
+                    indices: empty(wgpu::BufferUsages::INDEX),
+                });
+            }
+            let buffers = &mut self.buffers[k];
+            let limit = self.max_buffer_size;
+            let bytes: &[u8] = bytemuck::cast_slice(&piece_vertices);
+            ensure_buffer(device, queue, &mut buffers.vertices, bytes, wgpu::BufferUsages::VERTEX, limit);
+            let bytes: &[u8] = bytemuck::cast_slice(&piece_indices);
+            ensure_buffer(device, queue, &mut buffers.indices, bytes, wgpu::BufferUsages::INDEX, limit);
+        }
+    }
+
+    /// Number of pieces (each with its own vertex and index buffer) the last batch prepared was
+    /// drawn in: 1 unless it did not fit in one buffer of the device's limit (0 when empty).
+    #[must_use]
+    pub fn piece_count(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// Records the batch's draw calls into `pass` (whose viewport the caller has set). `batch`
+    /// must be the one last given to [`Renderer::prepare`].
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, batch: &Batch) {
         if batch.indices().is_empty() {
             return;
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.globals_bind, &[]);
-        pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
-        pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        for cmd in batch.commands() {
-            let bind = match &cmd.texture {
-                Some(t) => self.textures.get(&t.id()).map_or(&self.white, |g| &g.bind_group),
-                None => &self.white,
-            };
-            pass.set_bind_group(1, bind, &[]);
-            pass.draw_indexed(cmd.first_index..cmd.first_index + cmd.index_count, 0, 0..1);
+        let commands = batch.commands();
+        for (piece, buffers) in self.pieces.iter().zip(&self.buffers) {
+            let r = piece.indices();
+            pass.set_vertex_buffer(0, buffers.vertices.slice(..));
+            pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
+            // Commands are in index order: start at the first one ending after the piece starts.
+            let first = commands.partition_point(|c| c.first_index + c.index_count <= r.start);
+            for cmd in commands[first..].iter().take_while(|c| c.first_index < r.end) {
+                let (start, end) = (cmd.first_index.max(r.start), (cmd.first_index + cmd.index_count).min(r.end));
+                if start >= end {
+                    continue;
+                }
+                let bind = match &cmd.texture {
+                    Some(t) => self.textures.get(&t.id()).map_or(&self.white, |g| &g.bind_group),
+                    None => &self.white,
+                };
+                pass.set_bind_group(1, bind, &[]);
+                pass.draw_indexed(start - r.start..end - r.start, 0, 0..1);
+            }
         }
     }
 }
 
-/// Writes `data` into `buffer`, replacing it with a larger one (next power of two) when needed.
+fn make_buffer(device: &wgpu::Device, usage: wgpu::BufferUsages, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: buffer_label(usage),
+        size,
+        usage: usage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// Writes `data` into `buffer`, replacing it with a larger one when needed: the next power of
+/// two, but never more than `limit` bytes (`data` itself is at most `limit` bytes: the pieces
+/// are cut so).
 fn ensure_buffer(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     buffer: &mut wgpu::Buffer,
     data: &[u8],
     usage: wgpu::BufferUsages,
+    limit: u64,
 ) {
     if data.is_empty() {
         return;
     }
     // wgpu wants copy sizes in multiples of 4; vertices and u32 indices always are.
-    if buffer.size() < data.len() as u64 {
-        let size = (data.len() as u64).next_power_of_two();
-        *buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: buffer_label(usage),
-            size,
-            usage: usage | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+    let len = data.len() as u64;
+    debug_assert!(len <= limit, "a piece of {len} bytes over the {limit}-byte limit");
+    if buffer.size() < len {
+        *buffer = make_buffer(device, usage, len.next_power_of_two().min(limit).max(len));
     }
     queue.write_buffer(buffer, 0, data);
 }

@@ -2,38 +2,10 @@
 
 use crate::args::RunArgs;
 use crate::demo::Demo;
+pub use crate::error::RunError;
 use crate::frame::caption;
-use crate::gpu::GpuError;
-use crate::headless::{FrameError, Headless};
+use crate::headless::Headless;
 use std::path::PathBuf;
-
-/// Why a run failed.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// No adapter or device (the message names the package to install).
-    #[error(transparent)]
-    Gpu(#[from] GpuError),
-    /// A rendered frame could not be read back (the GPU device was lost).
-    #[error(transparent)]
-    Frame(#[from] FrameError),
-    /// A PNG or its folder could not be written.
-    #[error("could not write {path}: {source}")]
-    Io {
-        /// The path being written.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-    /// The window could not be opened or the event loop failed.
-    #[error("window: {0}")]
-    Window(String),
-    /// A windowed run was asked of a build without the `window` feature.
-    #[error("this build has no window support (lore-render's `window` feature); use --headless")]
-    NoWindowSupport,
-    /// `run` was given no demos.
-    #[error("no demos to run")]
-    NoDemos,
-}
 
 /// What a headless run produced, one entry per demo.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +20,9 @@ pub struct Shot {
 
 /// Runs `demos`: windowed when a display is available and `--headless` is not given (one
 /// window, a menu to switch demos), otherwise headless: each demo is reset with `--seed`,
-/// stepped `--frames` times and written to `<out>/<name>.png`, with one line printed per demo.
+/// stepped `--frames` times and written to `<out>/<name>.png` (atomically: a failed write
+/// leaves any earlier PNG as it was), with one line printed per demo. A demo that reports a
+/// [`config_error`](Demo::config_error) stops a headless run with [`RunError::Config`].
 ///
 /// # Errors
 /// [`RunError`]; apps print it on one line and exit non-zero.
@@ -62,12 +36,19 @@ pub fn run(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec<Shot>, RunEr
 /// The headless half of [`run`].
 ///
 /// # Errors
-/// [`RunError::Gpu`], [`RunError::Frame`] or [`RunError::Io`].
+/// [`RunError::Config`], [`RunError::Gpu`], [`RunError::Frame`] or [`RunError::Io`].
 pub fn run_headless(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec<Shot>, RunError> {
     let io = |path: &PathBuf| {
         let path = path.clone();
         move |source| RunError::Io { path, source }
     };
+    // Configuration first: a bad setting is reported before any GPU or file work.
+    for demo in &mut demos {
+        demo.reset(args.seed);
+        if let Some(message) = demo.config_error() {
+            return Err(RunError::Config { demo: demo.name().to_string(), message });
+        }
+    }
     std::fs::create_dir_all(&args.out).map_err(io(&args.out))?;
     let mut headless = Headless::new()?;
     println!("rendering {} demo(s) headless on {} into {}", demos.len(), headless.gpu().describe(), args.out.display());
@@ -90,4 +71,34 @@ fn run_windowed(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<(), RunErro
 #[cfg(not(feature = "window"))]
 fn run_windowed(_demos: Vec<Box<dyn Demo>>, _args: &RunArgs) -> Result<(), RunError> {
     Err(RunError::NoWindowSupport)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Batch, Input};
+
+    struct Points(u32);
+
+    impl Demo for Points {
+        fn name(&self) -> &'static str {
+            "points"
+        }
+        fn reset(&mut self, _seed: u64) {}
+        fn step(&mut self, _input: &Input) {}
+        fn draw(&self, _batch: &mut Batch) {}
+        fn config_error(&self) -> Option<String> {
+            (self.0 == 0).then(|| "--points must be at least 1".to_string())
+        }
+    }
+
+    #[test]
+    fn a_demo_with_an_invalid_configuration_fails_a_headless_run_before_any_output() {
+        let out = std::env::temp_dir().join(format!("lore-render-config-{}", std::process::id()));
+        let args = RunArgs { headless: true, out: out.clone(), ..RunArgs::default() };
+        let err = run_headless(vec![Box::new(Points(5)), Box::new(Points(0))], &args).unwrap_err();
+        assert!(matches!(&err, RunError::Config { demo, .. } if demo == "points"), "{err}");
+        assert_eq!(err.to_string(), "demo points: --points must be at least 1");
+        assert!(!out.exists(), "nothing written");
+    }
 }

@@ -1,4 +1,4 @@
-// lore-render's one pipeline: world-space 2D triangles, a per-vertex sRGB colour, one texture
+// lore-render's one pipeline: world-space 2D triangles, a per-vertex sRGB color, one texture
 // (a white texel for plain shapes). Blending happens in sRGB space, as in egui.
 
 struct Globals {

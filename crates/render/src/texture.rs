@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Errors when making a [`Texture`].
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TextureError {
     /// Width or height is zero or larger than the limit.
     #[error("texture size {width}x{height} is invalid (each side must be 1..={max})")]

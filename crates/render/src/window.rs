@@ -2,17 +2,18 @@
 //!
 //! Controls: the side panel switches demos, resets (with a seed), pauses and single-steps;
 //! right or middle drag pans, the wheel zooms (unless the demo wants it), `Home` in the panel
-//! resets the camera.
+//! resets the camera. A help overlay listing these and the demo's own controls
+//! ([`Demo::help`]) is open on the first frame; F1 or the panel's Help button toggles it.
 
 use crate::args::RunArgs;
 use crate::batch::Batch;
 use crate::camera::Camera;
 use crate::demo::{DT, Demo};
+use crate::error::RunError;
 use crate::frame::{self, Target};
 use crate::gpu::Gpu;
 use crate::input::{Input, Key, MouseButton};
 use crate::renderer::Renderer;
-use crate::run::RunError;
 use glam::{Vec2, vec2};
 use std::sync::Arc;
 use std::time::Instant;
@@ -54,6 +55,8 @@ struct Controls {
     reset: bool,
     reset_camera: bool,
     switch_to: Option<usize>,
+    /// Whether the help overlay is shown (it is on the first frame).
+    show_help: bool,
 }
 
 struct App {
@@ -89,6 +92,7 @@ impl App {
                 reset: false,
                 reset_camera: false,
                 switch_to: None,
+                show_help: true,
             },
             frame_limit: args.frames,
             frames: 0,
@@ -331,6 +335,9 @@ fn side_panels(
         if !demo.description().is_empty() {
             ui.label(demo.description());
         }
+        if let Some(problem) = demo.config_error() {
+            ui.colored_label(egui::Color32::from_rgb(240, 90, 90), format!("invalid configuration: {problem}"));
+        }
         ui.horizontal(|ui| {
             if ui.button("Reset").clicked() {
                 controls.reset = true;
@@ -345,6 +352,9 @@ fn side_panels(
             if ui.button("Home").on_hover_text("reset the camera").clicked() {
                 controls.reset_camera = true;
             }
+            if ui.button("Help").on_hover_text("keys and mouse (F1)").clicked() {
+                controls.show_help = !controls.show_help;
+            }
         });
         ui.horizontal(|ui| {
             ui.label("seed");
@@ -355,6 +365,7 @@ fn side_panels(
         ui.separator();
         egui::ScrollArea::vertical().show(ui, |ui| demo.ui(ui));
     });
+    crate::help::show(ui.ctx(), demo, &mut controls.show_help);
 }
 
 fn map_key(key: &WKey) -> Option<Key> {
@@ -396,6 +407,12 @@ impl ApplicationHandler for App {
             WindowEvent::RedrawRequested => self.redraw(el),
             WindowEvent::Focused(false) => self.input.release_all(),
             WindowEvent::KeyboardInput { event, .. } => {
+                if event.state == ElementState::Pressed
+                    && !event.repeat
+                    && event.logical_key == WKey::Named(NamedKey::F1)
+                {
+                    self.controls.show_help = !self.controls.show_help;
+                }
                 if let Some(key) = map_key(&event.logical_key) {
                     match event.state {
                         ElementState::Pressed if !consumed => self.input.press_key(key),
@@ -444,5 +461,57 @@ impl ApplicationHandler for App {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::headless::{Headless, close};
+
+    struct Ball;
+
+    impl Demo for Ball {
+        fn name(&self) -> &'static str {
+            "ball"
+        }
+        fn reset(&mut self, _seed: u64) {}
+        fn step(&mut self, _input: &Input) {}
+        fn draw(&self, batch: &mut Batch) {
+            batch.disk(Vec2::ZERO, 3.0, crate::Color::RED);
+        }
+        fn help(&self) -> &'static [(&'static str, &'static str)] {
+            &[("left click", "drop a ball")]
+        }
+    }
+
+    /// The window's frame with its panels, rendered offscreen.
+    fn window_frame(h: &mut Headless, controls: &mut Controls) -> crate::headless::Frame {
+        let names = [("ball", "")];
+        let mut panels =
+            |ui: &mut egui::Ui, demo: &mut dyn Demo| side_panels(ui, demo, &names, controls, 60.0, (0, None));
+        let mut demo = Ball;
+        // Three frames: egui sizes a new window over its first frames.
+        for _ in 0..2 {
+            h.render_with(&mut demo, &Camera::default(), Some(&mut panels)).expect("frame read back");
+        }
+        h.render_with(&mut demo, &Camera::default(), Some(&mut panels)).expect("frame read back")
+    }
+
+    #[test]
+    fn the_first_frame_shows_the_help_overlay_over_the_scene() {
+        let mut h = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
+        let args = RunArgs::default();
+        let app = App::new(vec![Box::new(Ball)], &args);
+        let mut controls = app.controls;
+        assert!(controls.show_help, "open on the first frame");
+        let with_help = window_frame(&mut h, &mut controls);
+        controls.show_help = false;
+        let without = window_frame(&mut h, &mut controls);
+        // The overlay sits in the middle of the frame, over the red ball in the middle of the
+        // scene (right of the side panel).
+        let red = |f: &crate::headless::Frame| f.count_in(700, 270, 860, 420, |c| close(c, crate::Color::RED, 10));
+        assert!(red(&without) > 10_000, "the ball shows without the overlay");
+        assert!(red(&with_help) < red(&without) / 2, "the overlay covers the ball");
     }
 }

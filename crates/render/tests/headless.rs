@@ -143,3 +143,52 @@ fn headless_run_is_deterministic() {
     let caption = a.count_in(0, 680, 300, 720, |c| c.r > 200 && c.g > 200 && c.b > 200);
     assert!(caption > 50, "caption pixels {caption}");
 }
+
+/// A scene of `n × n` cells of the palette and a circle of `points` points on top, whose
+/// triangles (ear clipping a convex polygon) join its first and last vertices.
+fn big_scene(b: &mut Batch, n: u32, points: u32) {
+    b.clear_color = Color::BLACK;
+    let cell = 16.0 / n as f32;
+    for j in 0..n {
+        for i in 0..n {
+            let min = vec2(-8.0 + i as f32 * cell, -8.0 + j as f32 * cell);
+            b.rect(min, min + Vec2::splat(0.8 * cell), Color::palette((i + 3 * j) as usize));
+        }
+    }
+    let circle: Vec<Vec2> =
+        (0..points).map(|k| 3.0 * Vec2::from_angle(k as f32 / points as f32 * std::f32::consts::TAU)).collect();
+    b.polygon(&circle, Color::WHITE);
+}
+
+#[test]
+fn a_batch_bigger_than_the_devices_largest_buffer_draws_in_pieces() {
+    // A device whose buffers hold at most 64 KiB; the batch needs 100 KiB of vertices, and the
+    // circle's triangles alone span 3,400 vertices (68 KiB).
+    const LIMIT: u64 = 64 * 1024;
+    const SIDE: u32 = 128; // the frame's read-back buffer, 512 × 128 bytes, fits the limit
+    let limits = wgpu::Limits { max_buffer_size: LIMIT, ..wgpu::Limits::downlevel_defaults() };
+    let small = lore_render::gpu::Gpu::headless_with_limits(limits).expect("a graphics adapter");
+    assert_eq!(small.device.limits().max_buffer_size, LIMIT);
+    let mut small = Headless::from_gpu(small, SIDE, SIDE);
+    let camera = Camera::default();
+    let scene = |b: &mut Batch| big_scene(b, 20, 3400);
+    let mut probe = Batch::new(camera, vec2(SIDE as f32, SIDE as f32));
+    scene(&mut probe);
+    let bytes = std::mem::size_of_val(probe.vertices()) as u64;
+    assert!(bytes > LIMIT, "the batch's {bytes} vertex bytes must exceed the limit");
+
+    let pieces_frame = render(&mut small, camera, scene);
+    assert!(small.renderer().piece_count() >= 3, "{} pieces", small.renderer().piece_count());
+    let mut whole = Headless::from_gpu(lore_render::gpu::Gpu::headless().expect("a graphics adapter"), SIDE, SIDE);
+    let whole_frame = render(&mut whole, camera, scene);
+    assert_eq!(whole.renderer().piece_count(), 1);
+    // The same triangles in the same order: the same pixels.
+    assert!(pieces_frame == whole_frame, "drawing in pieces changed the picture");
+    // And the picture is the scene: the circle's centre is white, a corner cell is coloured.
+    assert!(close(at(&pieces_frame, &camera, Vec2::ZERO), Color::WHITE, 1));
+    // (The top-left cell: the caption's plate covers the bottom-left corner.)
+    let corner = at(&pieces_frame, &camera, vec2(-8.0 + 0.32, -8.0 + 19.0 * 0.8 + 0.32));
+    assert!(close(corner, Color::palette(3 * 19), 2), "{corner:?}");
+    let dark = pieces_frame.count(|c| close(c, Color::BLACK, 8));
+    assert!(dark < (SIDE * SIDE / 2) as usize, "{dark} dark pixels: the cells are missing");
+}

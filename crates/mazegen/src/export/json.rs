@@ -13,6 +13,9 @@ use crate::maze::{EdgeKind, Layout, Maze};
 ///  "doors":[{"edge":3,"a":..,"b":..,"colour":0},..],
 ///  "keys":[{"colour":0,"node":17},..]}
 /// ```
+///
+/// The format is stable: the keys keep their 0.1 spelling `colour` (the Rust names are `color`
+/// since 0.2), so files already written and the tools that read them stay valid.
 #[must_use]
 pub fn to_json(maze: &Maze) -> String {
     let mut s = String::with_capacity(64 * maze.positions.len() + 1024);
@@ -41,13 +44,13 @@ pub fn to_json(maze: &Maze) -> String {
     s.push_str("],\"doors\":[");
     for (i, (index, e)) in maze.doors().enumerate() {
         let sep = if i == 0 { "" } else { "," };
-        let colour = e.door.unwrap_or(0);
-        let _ = write!(s, "{sep}{{\"edge\":{index},\"a\":{},\"b\":{},\"colour\":{colour}}}", e.a, e.b);
+        let color = e.door.unwrap_or(0);
+        let _ = write!(s, "{sep}{{\"edge\":{index},\"a\":{},\"b\":{},\"colour\":{color}}}", e.a, e.b);
     }
     s.push_str("],\"keys\":[");
     for (i, k) in maze.keys.iter().enumerate() {
         let sep = if i == 0 { "" } else { "," };
-        let _ = write!(s, "{sep}{{\"colour\":{},\"node\":{}}}", k.colour, k.node);
+        let _ = write!(s, "{sep}{{\"colour\":{},\"node\":{}}}", k.color, k.node);
     }
     s.push_str("]}");
     s

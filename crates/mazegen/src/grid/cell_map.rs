@@ -1,6 +1,6 @@
 //! `CellMap`: per cell, is there a wall to the left and above?
 
-use crate::error::MazeError;
+use crate::error::Error;
 use crate::maze::Maze;
 
 /// One grid cell, as in the post: `connected_left` / `connected_up` say there is no wall on that
@@ -11,11 +11,11 @@ pub struct Cell {
     pub connected_left: bool,
     /// Open to the cell above.
     pub connected_up: bool,
-    /// Colour of the door on the left side, if any.
+    /// Color of the door on the left side, if any.
     pub door_left: Option<u8>,
-    /// Colour of the door on the upper side, if any.
+    /// Color of the door on the upper side, if any.
     pub door_up: Option<u8>,
-    /// Colour of a key lying in the cell (the first one, if several share it).
+    /// Color of a key lying in the cell (the first one, if several share it).
     pub key: Option<u8>,
     /// The cell's zone.
     pub zone: u16,
@@ -35,19 +35,19 @@ impl CellMap {
     /// Reads the walls, doors and keys of a grid maze.
     ///
     /// # Errors
-    /// [`MazeError::Malformed`] if the maze is not a grid maze or an edge or key is not between
+    /// [`Error::Malformed`] if the maze is not a grid maze or an edge or key is not between
     /// or on grid cells.
-    pub fn from_maze(maze: &Maze) -> Result<Self, MazeError> {
-        let (width, height) = maze.grid_size().ok_or_else(|| MazeError::Malformed("not a grid maze".to_owned()))?;
+    pub fn from_maze(maze: &Maze) -> Result<Self, Error> {
+        let (width, height) = maze.grid_size().ok_or_else(|| Error::Malformed("not a grid maze".to_owned()))?;
         let n = width as usize * height as usize;
         if maze.zone.len() != n {
-            return Err(MazeError::Malformed("zone count does not match the grid".to_owned()));
+            return Err(Error::Malformed("zone count does not match the grid".to_owned()));
         }
         let mut cells: Vec<Cell> = maze.zone.iter().map(|&zone| Cell { zone, ..Cell::default() }).collect();
         for e in &maze.edges {
             let (a, b) = (e.a.min(e.b), e.a.max(e.b));
             if b as usize >= n {
-                return Err(MazeError::Malformed(format!("edge {a}-{b} leaves the grid")));
+                return Err(Error::Malformed(format!("edge {a}-{b} leaves the grid")));
             }
             let cell = &mut cells[b as usize];
             if b == a + 1 && b % width != 0 {
@@ -57,14 +57,13 @@ impl CellMap {
                 cell.connected_up = true;
                 cell.door_up = e.door;
             } else {
-                return Err(MazeError::Malformed(format!("edge {a}-{b} joins cells that are not neighbours")));
+                return Err(Error::Malformed(format!("edge {a}-{b} joins cells that are not neighbours")));
             }
         }
         for k in maze.keys.iter().rev() {
-            let cell = cells
-                .get_mut(k.node as usize)
-                .ok_or_else(|| MazeError::Malformed(format!("key on node {}", k.node)))?;
-            cell.key = Some(k.colour);
+            let cell =
+                cells.get_mut(k.node as usize).ok_or_else(|| Error::Malformed(format!("key on node {}", k.node)))?;
+            cell.key = Some(k.color);
         }
         Ok(Self { width, height, cells, root: maze.root })
     }

@@ -3,11 +3,12 @@
 mod carve;
 mod cell_map;
 mod tiles;
+mod tree;
 mod wilson;
 
-pub use carve::GridTree;
 pub use cell_map::{Cell, CellMap};
-pub use tiles::{Tile, TileMap};
+pub use tiles::{ASCII_COLORS, Tile, TileMap};
+pub use tree::GridTree;
 
 use glam::{Vec2, vec2};
 

@@ -4,6 +4,9 @@ use std::fmt;
 
 use super::CellMap;
 
+/// Door colors the ASCII map has letters for (`A` to `Z`, keys `a` to `z`).
+pub const ASCII_COLORS: usize = 26;
+
 /// One tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tile {
@@ -13,23 +16,25 @@ pub enum Tile {
     Floor,
     /// Where the player starts.
     Start,
-    /// A locked door of this colour.
+    /// A locked door of this color.
     Door(u8),
-    /// A key of this colour.
+    /// A key of this color.
     Key(u8),
 }
 
 impl Tile {
-    /// The ASCII character: `#` wall, space floor, `@` start, `A`.. doors, `a`.. keys
-    /// (colours past 25 wrap around the alphabet).
+    /// The ASCII character: `#` wall, space floor, `@` start, `A` to `Z` doors of colors 0 to
+    /// 25, `a` to `z` their keys, and `?` for a door or key of a color past 25 (letters never
+    /// wrap, so two colors never share one).
     #[must_use]
     pub fn ascii(self) -> char {
+        let letter = |first: u8, c: u8| if usize::from(c) < ASCII_COLORS { char::from(first + c) } else { '?' };
         match self {
             Tile::Wall => '#',
             Tile::Floor => ' ',
             Tile::Start => '@',
-            Tile::Door(c) => char::from(b'A' + c % 26),
-            Tile::Key(c) => char::from(b'a' + c % 26),
+            Tile::Door(c) => letter(b'A', c),
+            Tile::Key(c) => letter(b'a', c),
         }
     }
 }
@@ -41,6 +46,7 @@ pub struct TileMap {
     width: u32,
     height: u32,
     tiles: Vec<Tile>,
+    start_key: Option<u8>,
 }
 
 impl TileMap {
@@ -49,6 +55,9 @@ impl TileMap {
     pub fn from_cells(cells: &CellMap) -> Self {
         let (width, height) = (2 * cells.width() + 1, 2 * cells.height() + 1);
         let mut tiles = vec![Tile::Wall; width as usize * height as usize];
+        let root = cells.root();
+        let start_key =
+            root.checked_rem(cells.width()).and_then(|x| cells.cell(x, root / cells.width())).and_then(|c| c.key);
         let mut set = |x: u32, y: u32, t: Tile| tiles[(y * width + x) as usize] = t;
         for y in 0..cells.height() {
             for x in 0..cells.width() {
@@ -67,7 +76,7 @@ impl TileMap {
                 }
             }
         }
-        Self { width, height, tiles }
+        Self { width, height, tiles, start_key }
     }
 
     /// Tiles per row.
@@ -88,7 +97,16 @@ impl TileMap {
         if x < self.width && y < self.height { Some(self.tiles[(y * self.width + x) as usize]) } else { None }
     }
 
-    /// The map as text, one line per row, each ending in `\n`.
+    /// The color of a key lying on the start cell, which the [`Tile::Start`] tile covers (the
+    /// generator drops a key there only when the start zone has no other room for it).
+    #[must_use]
+    pub fn start_key(&self) -> Option<u8> {
+        self.start_key
+    }
+
+    /// The map as text, one line per row, each ending in `\n`. It shows what [`Tile::ascii`]
+    /// shows: `?` for colors past 25 and `@` over a key on the start cell (see
+    /// [`TileMap::start_key`]); [`crate::to_ascii`] refuses such maps instead.
     #[must_use]
     pub fn to_ascii(&self) -> String {
         self.to_string()

@@ -42,9 +42,8 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::carve::GridTree;
-use crate::config::MAX_NODES;
-use crate::error::MazeError;
+use super::tree::{GridTree, check};
+use crate::error::Error;
 
 /// Low two bits: the direction a cell was last left by (0 right, 1 left, 2 down, 3 up).
 const DIRECTION: u8 = 3;
@@ -115,13 +114,13 @@ impl GridTree {
     /// use lore_mazegen::GridTree;
     /// let tree = GridTree::carve_uniform(1000, 1000, 0.0, 7)?;
     /// assert_eq!(tree.passage_count(), 1000 * 1000 - 1);
-    /// # Ok::<(), lore_mazegen::MazeError>(())
+    /// # Ok::<(), lore_mazegen::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`MazeError::Config`] when a side is 0, the grid has more than [`MAX_NODES`] cells, or the
+    /// [`Error::Config`] when a side is 0, the grid has more than [`MAX_NODES`](crate::MAX_NODES) cells, or the
     /// bias is outside `-1.0..=1.0`.
-    pub fn carve_uniform(width: u32, height: u32, horizontal_bias: f32, seed: u64) -> Result<Self, MazeError> {
+    pub fn carve_uniform(width: u32, height: u32, horizontal_bias: f32, seed: u64) -> Result<Self, Error> {
         check(width, height, horizontal_bias)?;
         Ok(Self::carve_uniform_with(&mut Pcg64Mcg::seed_from_u64(seed), width, height, horizontal_bias))
     }
@@ -147,20 +146,6 @@ impl GridTree {
         };
         Self::from_words(width, height, passages(&faces, w, h))
     }
-}
-
-/// The checks shared by both carvers.
-pub(super) fn check(width: u32, height: u32, horizontal_bias: f32) -> Result<(), MazeError> {
-    if width == 0 || height == 0 {
-        return Err(MazeError::Config("grid: width and height must be at least 1".to_owned()));
-    }
-    if u64::from(width) * u64::from(height) > MAX_NODES {
-        return Err(MazeError::Config("too many nodes (limit 2^26)".to_owned()));
-    }
-    if !(horizontal_bias.is_finite() && (-1.0..=1.0).contains(&horizontal_bias)) {
-        return Err(MazeError::Config("horizontal_bias: must be in -1.0..=1.0".to_owned()));
-    }
-    Ok(())
 }
 
 /// Wilson's algorithm on the planar dual of the `w × h` grid-graph, rooted at the outer face.
@@ -369,7 +354,7 @@ fn spread(x: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::carve::is_spanning_tree;
+    use crate::grid::tree::is_spanning_tree;
     use rand::RngExt;
     use std::collections::HashMap;
 
@@ -464,7 +449,7 @@ mod tests {
             for seed in 0..60 {
                 let tree = GridTree::carve_uniform(w, h, bias, seed).unwrap();
                 let mut rng = Pcg64Mcg::seed_from_u64(seed);
-                let edges = crate::logic::spanning::random_tree(
+                let edges = crate::spanning::random_tree(
                     &mut rng,
                     (w * h) as usize,
                     &graph,

@@ -9,15 +9,15 @@ pub fn assert_sound(maze: &Maze) -> Solution {
     let n = maze.node_count();
     // Connected: the tree spans every node.
     assert_eq!(maze.edges.iter().filter(|e| e.kind == EdgeKind::Tree).count(), n - 1);
-    // One key per door colour, K - 1 of each.
+    // One key per door color, K - 1 of each.
     let doors: Vec<u8> = maze.doors().filter_map(|(_, e)| e.door).collect();
     assert_eq!(doors.len(), k - 1);
-    let mut colours = doors.clone();
-    colours.sort_unstable();
-    assert_eq!(colours, (0..k as u16 - 1).map(|c| c as u8).collect::<Vec<_>>());
-    let mut key_colours: Vec<u8> = maze.keys.iter().map(|k| k.colour).collect();
-    key_colours.sort_unstable();
-    assert_eq!(key_colours, colours);
+    let mut colors = doors.clone();
+    colors.sort_unstable();
+    assert_eq!(colors, (0..k as u16 - 1).map(|c| c as u8).collect::<Vec<_>>());
+    let mut key_colors: Vec<u8> = maze.keys.iter().map(|k| k.color).collect();
+    key_colors.sort_unstable();
+    assert_eq!(key_colors, colors);
     // The checker's zones (parts with doors as walls) are exactly the generator's K zones.
     assert_eq!(solution.zone_sizes.len(), k);
     let mut map = vec![u16::MAX; k];
@@ -31,16 +31,16 @@ pub fn assert_sound(maze: &Maze) -> Solution {
         let same = maze.zone[e.a as usize] == maze.zone[e.b as usize];
         assert_eq!(same, e.door.is_none(), "edge {e:?}");
     }
-    // Each key is reachable before its door: key of colour c is reachable from the root through
-    // doors of colours < c only (the player opens colours in increasing order).
+    // Each key is reachable before its door: key of color c is reachable from the root through
+    // doors of colors < c only (the player opens colors in increasing order).
     for key in &maze.keys {
-        let reach = reachable(maze, |d| d < key.colour);
+        let reach = reachable(maze, |d| d < key.color);
         assert!(reach[key.node as usize], "key {key:?} not reachable before its door");
     }
     solution
 }
 
-/// Nodes reachable from the root through edges without doors or with doors `open(colour)`.
+/// Nodes reachable from the root through edges without doors or with doors `open(color)`.
 pub fn reachable(maze: &Maze, open: impl Fn(u8) -> bool) -> Vec<bool> {
     let n = maze.node_count();
     let mut adj = vec![Vec::new(); n];

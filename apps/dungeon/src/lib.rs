@@ -1,0 +1,42 @@
+//! # lore-dungeon
+//!
+//! A small top-down action game made of every lore crate, and an autopilot that plays it.
+//!
+//! - [`level`]: a lock-and-key grid maze from lore-mazegen as a tile map, with the solver's
+//!   route through every key to the exit.
+//! - [`game`]: the deterministic game core ([`Game`]): the player slides along the tile faces
+//!   (lore-collide2d), enemies and bullets live in a lore-broadphase `World` and in
+//!   lore-allocators `HandleArray`s, bullets hit pixel-perfectly (lore-pixel-collide's CPU
+//!   twin), entity kinds come from `assets/kinds.xml` through lore-reflect ([`kinds`]).
+//! - [`autopilot`]: plays through the same [`lore_render::Input`] a person gives.
+//! - [`staging`]: pieces the game needs that belong in the crates, to move there.
+//!
+//! ```
+//! use lore_dungeon::{autopilot::Autopilot, game::Game, kinds::Kinds, level::LevelConfig};
+//!
+//! let mut game = Game::new(LevelConfig { seed: 3, ..LevelConfig::default() }, Kinds::shipped())?;
+//! let mut pilot = Autopilot::new();
+//! for _ in 0..60 {
+//!     let input = pilot.input(&mut game);
+//!     game.step(&input)?;
+//! }
+//! assert_eq!(game.frame(), 60);
+//! # Ok::<(), lore_dungeon::game::GameError>(())
+//! ```
+
+pub mod autopilot;
+pub mod demo;
+pub mod game;
+pub mod kinds;
+pub mod level;
+pub mod sound;
+pub mod staging;
+
+pub use game::Game;
+
+/// The dungeon with the default level and the shipped kinds, autopilot on (so it moves
+/// headless too): the showcase's entry.
+#[must_use]
+pub fn demo() -> Box<dyn lore_render::Demo> {
+    Box::new(demo::Dungeon::new(level::LevelConfig::default(), kinds::Kinds::shipped(), true))
+}

@@ -1,0 +1,255 @@
+//! The game's sound effects: made by a small synthesiser (square, triangle and saw
+//! oscillators, a noise generator and linear envelopes, nothing recorded), shipped as `.bpk`
+//! files encoded with lore-bitpack-audio, decoded at start.
+//!
+//! The synthesiser uses only additions, multiplications and divisions of `f32` (no `sin`, no
+//! `exp`), which IEEE 754 rounds the same way everywhere, so a committed `.bpk` file decodes to
+//! exactly what [`synthesise`] makes on any platform; a test checks it.
+
+use lore_bitpack_audio::{Audio, Limits, decode_with_limits};
+
+use crate::staging::bitpack_audio::Mixer;
+
+/// Sample rate of every effect.
+pub const SAMPLE_RATE: u32 = 22_050;
+
+/// Longest effect accepted from a file: 2 s.
+pub const MAX_EFFECT_SAMPLES: u64 = 2 * SAMPLE_RATE as u64;
+
+/// The effects, in asset order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// A shot fired.
+    Shot,
+    /// An enemy hit.
+    Hit,
+    /// A key picked up.
+    Key,
+    /// Doors opening.
+    Door,
+    /// The player hurt.
+    Hurt,
+    /// The exit reached.
+    Exit,
+}
+
+impl Effect {
+    /// Every effect.
+    pub const ALL: [Effect; 6] = [Effect::Shot, Effect::Hit, Effect::Key, Effect::Door, Effect::Hurt, Effect::Exit];
+
+    /// The asset's file name under `assets/sfx/`.
+    #[must_use]
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Effect::Shot => "shot.bpk",
+            Effect::Hit => "hit.bpk",
+            Effect::Key => "key.bpk",
+            Effect::Door => "door.bpk",
+            Effect::Hurt => "hurt.bpk",
+            Effect::Exit => "exit.bpk",
+        }
+    }
+
+    /// The committed `.bpk` bytes, compiled in.
+    #[must_use]
+    pub fn asset(self) -> &'static [u8] {
+        match self {
+            Effect::Shot => include_bytes!("../assets/sfx/shot.bpk"),
+            Effect::Hit => include_bytes!("../assets/sfx/hit.bpk"),
+            Effect::Key => include_bytes!("../assets/sfx/key.bpk"),
+            Effect::Door => include_bytes!("../assets/sfx/door.bpk"),
+            Effect::Hurt => include_bytes!("../assets/sfx/hurt.bpk"),
+            Effect::Exit => include_bytes!("../assets/sfx/exit.bpk"),
+        }
+    }
+}
+
+/// Waveforms of the synthesiser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wave {
+    Square,
+    Triangle,
+    Saw,
+    Noise,
+}
+
+/// One note: a waveform gliding from `from` to `to` Hz over `seconds`, with a linear attack of
+/// `attack` seconds and a linear decay to silence, at `level` (0..1) of full scale.
+#[derive(Clone, Copy, Debug)]
+struct Note {
+    wave: Wave,
+    start: f32,
+    seconds: f32,
+    from: f32,
+    to: f32,
+    attack: f32,
+    level: f32,
+}
+
+const fn note(wave: Wave, start: f32, seconds: f32, from: f32, to: f32, level: f32) -> Note {
+    Note { wave, start, seconds, from, to, attack: 0.004, level }
+}
+
+fn score(effect: Effect) -> Vec<Note> {
+    use Wave::{Noise, Saw, Square, Triangle};
+    match effect {
+        Effect::Shot => vec![note(Square, 0.0, 0.09, 1100.0, 320.0, 0.22)],
+        Effect::Hit => vec![note(Noise, 0.0, 0.14, 2000.0, 400.0, 0.3), note(Triangle, 0.0, 0.12, 180.0, 60.0, 0.5)],
+        Effect::Key => vec![
+            note(Triangle, 0.0, 0.09, 1047.0, 1047.0, 0.45),
+            note(Triangle, 0.08, 0.09, 1319.0, 1319.0, 0.45),
+            note(Triangle, 0.16, 0.16, 1568.0, 1568.0, 0.45),
+        ],
+        Effect::Door => vec![note(Saw, 0.0, 0.4, 70.0, 140.0, 0.3), note(Noise, 0.0, 0.3, 300.0, 150.0, 0.08)],
+        Effect::Hurt => vec![note(Square, 0.0, 0.22, 420.0, 140.0, 0.25)],
+        Effect::Exit => vec![
+            note(Triangle, 0.0, 0.1, 523.0, 523.0, 0.4),
+            note(Triangle, 0.1, 0.1, 659.0, 659.0, 0.4),
+            note(Triangle, 0.2, 0.1, 784.0, 784.0, 0.4),
+            note(Triangle, 0.3, 0.3, 1047.0, 1047.0, 0.4),
+            note(Square, 0.3, 0.3, 523.0, 523.0, 0.1),
+        ],
+    }
+}
+
+/// The effect as the synthesiser makes it: mono, [`SAMPLE_RATE`] Hz, 16-bit.
+#[must_use]
+pub fn synthesise(effect: Effect) -> Audio {
+    let notes = score(effect);
+    let end = notes.iter().map(|n| n.start + n.seconds).fold(0.0f32, f32::max);
+    let len = (end * SAMPLE_RATE as f32) as usize + 1;
+    let mut mix = vec![0f32; len];
+    let dt = 1.0 / SAMPLE_RATE as f32;
+    for n in &notes {
+        let first = (n.start * SAMPLE_RATE as f32) as usize;
+        let count = (n.seconds * SAMPLE_RATE as f32) as usize;
+        let mut phase = 0f32;
+        let mut noise: u32 = 0x1234_5678;
+        let mut held = 0f32;
+        for i in 0..count {
+            let t = i as f32 / count as f32;
+            let freq = n.from + (n.to - n.from) * t;
+            let before = phase;
+            phase += freq * dt;
+            if phase >= 1.0 {
+                phase -= 1.0;
+            }
+            let v = match n.wave {
+                Wave::Square => {
+                    if phase < 0.5 {
+                        1.0
+                    } else {
+                        -1.0
+                    }
+                }
+                Wave::Triangle => {
+                    if phase < 0.5 {
+                        4.0 * phase - 1.0
+                    } else {
+                        3.0 - 4.0 * phase
+                    }
+                }
+                Wave::Saw => 2.0 * phase - 1.0,
+                Wave::Noise => {
+                    // A new random level each time the phase wraps: noise pitched by `freq`.
+                    if phase < before || i == 0 {
+                        noise ^= noise << 13;
+                        noise ^= noise >> 17;
+                        noise ^= noise << 5;
+                        held = (noise >> 8) as f32 / 8_388_608.0 - 1.0;
+                    }
+                    held
+                }
+            };
+            let age = i as f32 * dt;
+            let env = if age < n.attack { age / n.attack } else { 1.0 - t };
+            if let Some(s) = mix.get_mut(first + i) {
+                *s += v * env * n.level;
+            }
+        }
+    }
+    let samples = mix.iter().map(|&s| (s * 32767.0).round().clamp(-32768.0, 32767.0) as i16).collect();
+    Audio { sample_rate: SAMPLE_RATE, channels: 1, bits: 16, samples }
+}
+
+/// Why the effects could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum SoundError {
+    /// An asset did not decode.
+    #[error("sound {name}: {source}")]
+    Decode {
+        /// The asset.
+        name: &'static str,
+        /// Why.
+        source: lore_bitpack_audio::Error,
+    },
+    /// An asset decoded to something the mixer cannot play.
+    #[error("sound {name}: {source}")]
+    Format {
+        /// The asset.
+        name: &'static str,
+        /// Why.
+        source: crate::staging::bitpack_audio::MixError,
+    },
+}
+
+/// Decodes one `.bpk` effect, refusing one longer than [`MAX_EFFECT_SAMPLES`].
+///
+/// # Errors
+/// [`SoundError::Decode`] for a truncated or corrupt file.
+pub fn decode_effect(name: &'static str, bytes: &[u8]) -> Result<Audio, SoundError> {
+    decode_with_limits(bytes, Limits::samples(MAX_EFFECT_SAMPLES)).map_err(|source| SoundError::Decode { name, source })
+}
+
+/// A mixer holding every effect (clip `i` is `Effect::ALL[i]`), decoded from the shipped assets.
+///
+/// # Errors
+/// [`SoundError`] when an asset does not decode or is not mono at [`SAMPLE_RATE`].
+pub fn effects_mixer(voices: usize) -> Result<Mixer, SoundError> {
+    let mut mixer = Mixer::new(SAMPLE_RATE, voices);
+    for effect in Effect::ALL {
+        let audio = decode_effect(effect.file_name(), effect.asset())?;
+        mixer.add_clip(&audio).map_err(|source| SoundError::Format { name: effect.file_name(), source })?;
+    }
+    Ok(mixer)
+}
+
+/// The clip index of `effect` in [`effects_mixer`].
+#[must_use]
+pub fn clip_of(effect: Effect) -> usize {
+    Effect::ALL.iter().position(|&e| e == effect).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_committed_effect_decodes_to_the_synthesisers_output() {
+        for effect in Effect::ALL {
+            let decoded = decode_effect(effect.file_name(), effect.asset()).unwrap();
+            assert_eq!(decoded, synthesise(effect), "{} differs from the synthesiser", effect.file_name());
+            assert!(decoded.samples.iter().any(|&s| s.unsigned_abs() > 2000), "{effect:?} is silent");
+        }
+    }
+
+    #[test]
+    fn a_truncated_effect_is_an_error_not_a_panic() {
+        for effect in Effect::ALL {
+            let bytes = effect.asset();
+            for cut in [0, 1, 10, 27, 28, bytes.len() / 2, bytes.len() - 1] {
+                let err = decode_effect(effect.file_name(), &bytes[..cut]).unwrap_err();
+                assert!(err.to_string().starts_with(&format!("sound {}", effect.file_name())), "{err}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_mixer_holds_every_effect() {
+        let mut mixer = effects_mixer(8).unwrap();
+        mixer.play(clip_of(Effect::Exit), 1.0);
+        let mut out = vec![0; 2000];
+        mixer.mix(&mut out);
+        assert!(out.iter().any(|&s| s != 0));
+    }
+}

@@ -1,0 +1,291 @@
+//! The CPU side of a GPU submission: sprites, objects, groups and queries, and the draw
+//! records ([`GpuDraw`]) the shader reads for each object.
+
+use super::Id;
+use crate::{Error, Mesh, MeshPlacement, PixelRect, PixelSpace, Placement, Pose, Sprite};
+use lore_geom::Aabb;
+
+/// One object as the shader sees it (a storage buffer entry).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub(super) struct GpuDraw {
+    bounds: [i32; 4],
+    t0: [i32; 2],
+    size: [u32; 2],
+    m: [i32; 4],
+    origin: [i32; 2],
+    sprite: [u32; 2],
+    /// First triangle word, triangle count, 1 for a mesh, unused.
+    mesh: [u32; 4],
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Obj {
+    Sprite(usize, Placement),
+    Mesh {
+        bounds: PixelRect,
+        /// First vertex and vertex count in `mesh_vertices` (for the rasterizer).
+        vertices: (u32, u32),
+        /// First word and triangle count of the oriented triangles in `alpha_words` (for the
+        /// exact-area pass).
+        triangles: (u32, u32),
+    },
+}
+
+impl Obj {
+    pub(super) fn bounds(&self) -> PixelRect {
+        match self {
+            Obj::Sprite(_, p) => p.bounds,
+            Obj::Mesh { bounds, .. } => *bounds,
+        }
+    }
+
+    pub(super) fn mesh_range(&self) -> Option<(u32, u32)> {
+        match self {
+            Obj::Sprite(..) => None,
+            Obj::Mesh { vertices, .. } => Some(*vertices),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Against {
+    Object(usize),
+    Group(usize),
+    Area(usize),
+}
+
+/// A set of collision objects, groups and queries, built on the CPU and answered by one
+/// GPU submission.
+#[derive(Clone, Debug, Default)]
+pub struct QueryBatch {
+    /// Sprite → (first alpha word, index of its CPU copy).
+    pub(super) sprites: Vec<(u32, Sprite)>,
+    /// Sprite alpha, four texels a word.
+    pub(super) alpha_words: Vec<u32>,
+    /// Oriented mesh triangles for the exact-area pass, eight words each: three vertices in
+    /// 1/16 pixel (i32), top-left edge flags, padding. Uploaded after `alpha_words`.
+    pub(super) mesh_words: Vec<u32>,
+    pub(super) objects: Vec<Obj>,
+    /// Snapped mesh vertices in pixels relative to their object's anchor.
+    pub(super) mesh_vertices: Vec<[f32; 2]>,
+    pub(super) groups: Vec<Vec<usize>>,
+    pub(super) queries: Vec<(usize, Against)>,
+}
+
+impl QueryBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a sprite's alpha (uploaded once per submission, however many objects use it).
+    pub fn add_sprite(&mut self, sprite: &Sprite) -> Id {
+        let first = self.alpha_words.len() as u32;
+        self.alpha_words.extend(sprite.alpha().chunks(4).map(|c| {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(b)
+        }));
+        self.sprites.push((first, sprite.clone()));
+        Id(self.sprites.len() - 1)
+    }
+
+    /// Places sprite `sprite` at `pose` as a collision object.
+    ///
+    /// # Errors
+    /// [`Error::UnknownId`] or the errors of [`Placement::new`].
+    pub fn add_object(&mut self, sprite: Id, pose: Pose) -> Result<Id, Error> {
+        let s = &self.sprites.get(sprite.0).ok_or(Error::UnknownId { kind: "sprite", id: sprite.0 })?.1;
+        let placement = Placement::new(s.width(), s.height(), pose)?;
+        self.objects.push(Obj::Sprite(sprite.0, placement));
+        Ok(Id(self.objects.len() - 1))
+    }
+
+    /// Places a triangle mesh at `pose` as a collision object. For pair and group queries its
+    /// covered pixels are decided by the rasterizer (see [`MeshPlacement`] for how far that
+    /// agrees with the CPU twin); exact areas ([`QueryBatch::area`]) and confirmed hits
+    /// ([`GpuOptions::confirm_hits`](crate::GpuOptions::confirm_hits)) evaluate the CPU twin's own integer rule per pixel, so
+    /// they equal [`MeshPlacement::rasterize`] exactly.
+    ///
+    /// # Errors
+    /// The errors of [`MeshPlacement::new`].
+    pub fn add_mesh(&mut self, mesh: &Mesh, pose: Pose) -> Result<Id, Error> {
+        let placed = MeshPlacement::new(mesh, pose)?;
+        let first = self.mesh_vertices.len() as u32;
+        let scale = 1.0 / (1u32 << crate::MESH_SUBPIXEL_BITS) as f32;
+        self.mesh_vertices.extend(placed.vertices.iter().map(|v| [v[0] as f32 * scale, v[1] as f32 * scale]));
+        let first_word = self.mesh_words.len() as u32;
+        let mut count = 0;
+        for (v, top_left) in placed.oriented_triangles() {
+            // Vertices lie within the placement's bounds (at most MAX_EXTENT · 16 = 2^18): i32.
+            self.mesh_words.extend(v.iter().flat_map(|p| [p.0 as i32 as u32, p.1 as i32 as u32]));
+            let flags = top_left.iter().enumerate().map(|(i, &tl)| u32::from(tl) << i).sum::<u32>();
+            self.mesh_words.extend([flags, 0]);
+            count += 1;
+        }
+        self.objects.push(Obj::Mesh {
+            bounds: placed.bounds,
+            vertices: (first, placed.vertices.len() as u32),
+            triangles: (first_word, count),
+        });
+        Ok(Id(self.objects.len() - 1))
+    }
+
+    /// Makes a group of objects that share one stencil (e.g. all enemies).
+    ///
+    /// # Errors
+    /// [`Error::UnknownId`] for an object not in this batch.
+    pub fn add_group(&mut self, members: &[Id]) -> Result<Id, Error> {
+        for m in members {
+            self.object(*m)?;
+        }
+        self.groups.push(members.iter().map(|m| m.0).collect());
+        Ok(Id(self.groups.len() - 1))
+    }
+
+    fn object(&self, id: Id) -> Result<&Obj, Error> {
+        self.objects.get(id.0).ok_or(Error::UnknownId { kind: "object", id: id.0 })
+    }
+
+    /// Asks whether objects `a` and `b` share a solid pixel.
+    ///
+    /// # Errors
+    /// [`Error::UnknownId`].
+    pub fn pair(&mut self, a: Id, b: Id) -> Result<Id, Error> {
+        self.object(a)?;
+        self.object(b)?;
+        self.queries.push((a.0, Against::Object(b.0)));
+        Ok(Id(self.queries.len() - 1))
+    }
+
+    /// Asks whether object `a` shares a solid pixel with any member of `group`.
+    ///
+    /// # Errors
+    /// [`Error::UnknownId`].
+    pub fn group(&mut self, a: Id, group: Id) -> Result<Id, Error> {
+        self.object(a)?;
+        if group.0 >= self.groups.len() {
+            return Err(Error::UnknownId { kind: "group", id: group.0 });
+        }
+        self.queries.push((a.0, Against::Group(group.0)));
+        Ok(Id(self.queries.len() - 1))
+    }
+
+    /// Asks for the exact number of pixels objects `a` and `b` share (compute path; sprites
+    /// and meshes alike, each by the CPU twin's integer rule).
+    ///
+    /// # Errors
+    /// [`Error::UnknownId`].
+    pub fn area(&mut self, a: Id, b: Id) -> Result<Id, Error> {
+        self.object(a)?;
+        self.object(b)?;
+        self.queries.push((a.0, Against::Area(b.0)));
+        Ok(Id(self.queries.len() - 1))
+    }
+
+    /// The world box of every pixel object `id` may cover (see [`Placement::world_aabb`]).
+    ///
+    /// # Errors
+    /// [`Error::UnknownId`].
+    pub fn object_aabb(&self, id: Id, space: &PixelSpace) -> Result<Aabb, Error> {
+        Ok(space.aabb(&self.object(id)?.bounds()))
+    }
+
+    /// The objects whose pixels the world box `aabb` may touch, in the order they were added:
+    /// the candidates a broad phase's box selects, ready for [`add_group`](QueryBatch::add_group).
+    pub fn objects_overlapping(&self, aabb: &Aabb, space: &PixelSpace) -> Vec<Id> {
+        let area = space.pixel_rect(aabb);
+        (0..self.objects.len()).filter(|&i| !self.objects[i].bounds().intersect(&area).is_empty()).map(Id).collect()
+    }
+
+    /// Number of queries.
+    pub fn query_count(&self) -> usize {
+        self.queries.len()
+    }
+
+    /// Removes objects, groups and queries but keeps the sprites, so the next frame can reuse
+    /// them.
+    pub fn clear_objects(&mut self) {
+        self.objects.clear();
+        self.mesh_words.clear();
+        self.mesh_vertices.clear();
+        self.groups.clear();
+        self.queries.clear();
+    }
+
+    pub(super) fn draw(&self, object: usize, origin: [i32; 2]) -> GpuDraw {
+        let (sprite, p) = match &self.objects[object] {
+            Obj::Sprite(sprite, p) => (sprite, p),
+            Obj::Mesh { bounds: b, triangles, .. } => {
+                return GpuDraw {
+                    bounds: [b.x0, b.y0, b.x1, b.y1],
+                    t0: [0; 2],
+                    size: [0; 2],
+                    m: [0; 4],
+                    origin,
+                    sprite: [0; 2],
+                    mesh: [self.alpha_words.len() as u32 + triangles.0, triangles.1, 1, 0],
+                };
+            }
+        };
+        let (first, s) = &self.sprites[*sprite];
+        let b = p.bounds;
+        GpuDraw {
+            bounds: [b.x0, b.y0, b.x1, b.y1],
+            t0: p.t0,
+            size: p.size,
+            m: p.m,
+            origin,
+            sprite: [*first, u32::from(s.threshold())],
+            mesh: [0; 4],
+        }
+    }
+
+    /// The members of the query's other side whose bounds meet `a`'s, and the rectangle to test.
+    pub(super) fn candidates(&self, a: usize, against: Against) -> (Vec<usize>, PixelRect) {
+        let ab = self.objects[a].bounds();
+        let list: Vec<usize> = match against {
+            Against::Object(b) | Against::Area(b) => vec![b],
+            Against::Group(g) => self.groups[g].clone(),
+        };
+        let mut rect = PixelRect::default();
+        let mut hits = Vec::new();
+        for m in list {
+            let r = ab.intersect(&self.objects[m].bounds());
+            if !r.is_empty() {
+                rect = rect.union(&r);
+                hits.push(m);
+            }
+        }
+        (hits, rect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    #[test]
+    fn a_world_box_selects_the_objects_it_may_touch() {
+        let space = PixelSpace::new(4.0).unwrap();
+        let mut batch = QueryBatch::new();
+        let s = batch.add_sprite(&Sprite::from_fn(8, 8, |_, _| true).unwrap());
+        let at =
+            |batch: &mut QueryBatch, x: f32, y: f32| batch.add_object(s, space.pose(Vec2::new(x, y), 0.3, Vec2::ONE));
+        let (a, b, c) =
+            (at(&mut batch, 0.0, 0.0).unwrap(), at(&mut batch, 10.0, 0.0).unwrap(), at(&mut batch, 0.0, 10.0).unwrap());
+        for (id, center) in [(a, Vec2::ZERO), (b, Vec2::new(10.0, 0.0)), (c, Vec2::new(0.0, 10.0))] {
+            assert!(batch.object_aabb(id, &space).unwrap().contains_point(center));
+        }
+        // A box between a and b, touching both sprites (each about 2.9 units across, turned).
+        let between = Aabb::new(Vec2::new(1.0, -0.5), Vec2::new(9.0, 0.5)).unwrap();
+        assert_eq!(batch.objects_overlapping(&between, &space), vec![a, b]);
+        let above = Aabb::new(Vec2::new(-0.5, 9.0), Vec2::new(0.5, 20.0)).unwrap();
+        assert_eq!(batch.objects_overlapping(&above, &space), vec![c]);
+        let nowhere = Aabb::new(Vec2::splat(50.0), Vec2::splat(60.0)).unwrap();
+        assert!(batch.objects_overlapping(&nowhere, &space).is_empty());
+        assert!(matches!(batch.object_aabb(Id(7), &space), Err(Error::UnknownId { kind: "object", id: 7 })));
+    }
+}
