@@ -20,7 +20,7 @@ use lore_allocators::{Handle, HandleArray};
 use lore_broadphase::{Aabb as BoxBp, Grid, ProxyId, Ray, SpatialIndex, Tree, World};
 use lore_collide2d::{Segment, SlideOptions, slide_disk_swept};
 use lore_mazegen::Tile;
-use lore_pixel_collide::Mask;
+use lore_pixel_collide::{Mask, PixelSpace, Sprite};
 use lore_render::demo::DT;
 use lore_render::{Input, Key, MouseButton};
 use rand::{RngExt, SeedableRng};
@@ -31,7 +31,6 @@ use crate::level::{Level, LevelConfig, LevelError};
 use crate::sound::Effect;
 use crate::staging::collide2d::tile_outline;
 use crate::staging::mazegen::{TilePos, tile_at, tile_center};
-use crate::staging::pixel_collide::{PixelSpace, disk_sprite};
 
 /// Collision pixels per tile for the pixel-perfect bullet test.
 pub const PIXELS_PER_TILE: f32 = 16.0;
@@ -236,7 +235,7 @@ impl Game {
             world: World::new(Tree::new(), Grid::new(Vec2::ZERO, 1.0, 1, 1).map_err(setup)?),
             faces: Vec::new(),
             bodies: Vec::new(),
-            space: PixelSpace::new(0.0, 1.0, PIXELS_PER_TILE).map_err(setup)?,
+            space: PixelSpace::new(PIXELS_PER_TILE).map_err(setup)?,
             moving_pairs: Vec::new(),
             mixed_pairs: Vec::new(),
             ranges: Vec::new(),
@@ -269,7 +268,6 @@ impl Game {
         let level = &self.level;
         let (w, h) = (level.map.width(), level.map.height());
         self.rng = Pcg32::seed_from_u64(level.config.seed ^ 0xd00d_5eed);
-        self.space = PixelSpace::new(0.0, h as f32, PIXELS_PER_TILE).map_err(setup)?;
         self.keys_held = [false; 256];
         self.enemies = HandleArray::new();
         self.bullets = HandleArray::new();
@@ -826,7 +824,7 @@ fn disk_box(pos: Vec2, radius: f32, motion: Vec2) -> BoxBp {
 
 /// A solid disk of `radius` tiles as a collision mask at the origin.
 fn disk_mask(radius: f32) -> Result<Mask, GameError> {
-    let sprite = disk_sprite(radius * PIXELS_PER_TILE).map_err(setup)?;
+    let sprite = Sprite::disk(radius * PIXELS_PER_TILE).map_err(setup)?;
     Ok(Mask::from_sprite(&sprite, 0, 0))
 }
 

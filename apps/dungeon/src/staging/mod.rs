@@ -4,5 +4,4 @@
 pub mod bitpack_audio;
 pub mod collide2d;
 pub mod mazegen;
-pub mod pixel_collide;
 pub mod reflect;
