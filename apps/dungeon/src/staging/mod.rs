@@ -3,5 +3,4 @@
 
 pub mod bitpack_audio;
 pub mod collide2d;
-pub mod mazegen;
 pub mod reflect;
