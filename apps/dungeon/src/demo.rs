@@ -9,7 +9,7 @@ use crate::game::{FrameTimes, Game, LevelStats};
 use crate::kinds::Kinds;
 use crate::level::LevelConfig;
 use crate::sound::{Effect, SAMPLE_RATE, clip_of, effects_mixer};
-use crate::staging::bitpack_audio::Mixer;
+use lore_bitpack_audio::mix::Mixer;
 use std::sync::{Arc, Mutex};
 
 /// Longest recording of the mix kept for `dungeon.wav`: 10 minutes.
@@ -250,7 +250,8 @@ impl Demo for Dungeon {
                     Effect::Hit => 0.6,
                     _ => 1.0,
                 };
-                mixer.play(clip_of(e), gain);
+                let played = mixer.play(clip_of(e), gain);
+                debug_assert!(played.is_ok(), "every effect is a clip of the mixer");
                 self.sounds += 1;
             }
             // Samples due this step: the 60 Hz steps split the rate exactly over a second.
