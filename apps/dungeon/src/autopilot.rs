@@ -8,7 +8,6 @@ use glam::Vec2;
 use lore_render::{Input, Key, MouseButton};
 
 use crate::game::Game;
-use crate::staging::mazegen::tile_center;
 
 /// How close (tiles) to a route tile's centre counts as reaching it.
 pub const REACHED: f32 = 0.15;
@@ -46,7 +45,7 @@ impl Autopilot {
         }
         let player = game.player();
         let route_len = game.level().route.len();
-        let centre = |g: &Game, i: usize| tile_center(&g.level().map, g.level().route[i]);
+        let centre = |g: &Game, i: usize| g.level().map.tile_center(g.level().route[i]);
         while self.next + 1 < route_len && centre(game, self.next).distance(player) < REACHED {
             self.next += 1;
         }

@@ -9,7 +9,7 @@ use crate::game::{FrameTimes, Game, LevelStats};
 use crate::kinds::Kinds;
 use crate::level::LevelConfig;
 use crate::sound::{Effect, SAMPLE_RATE, clip_of, effects_mixer};
-use crate::staging::bitpack_audio::Mixer;
+use lore_bitpack_audio::mix::Mixer;
 use std::sync::{Arc, Mutex};
 
 /// Longest recording of the mix kept for `dungeon.wav`: 10 minutes.
@@ -17,7 +17,6 @@ pub const MAX_RECORDING_SAMPLES: usize = 10 * 60 * SAMPLE_RATE as usize;
 
 /// The run's mix, shared with whoever writes it out after the run.
 pub type Recording = Arc<Mutex<Vec<i16>>>;
-use crate::staging::mazegen::tile_center;
 
 /// Rows of world space kept free above the maze for the HUD.
 const HUD_ROWS: f32 = 1.6;
@@ -251,7 +250,8 @@ impl Demo for Dungeon {
                     Effect::Hit => 0.6,
                     _ => 1.0,
                 };
-                mixer.play(clip_of(e), gain);
+                let played = mixer.play(clip_of(e), gain);
+                debug_assert!(played.is_ok(), "every effect is a clip of the mixer");
                 self.sounds += 1;
             }
             // Samples due this step: the 60 Hz steps split the rate exactly over a second.
@@ -322,7 +322,7 @@ impl Demo for Dungeon {
         for y in 0..h {
             for x in 0..w {
                 let tile = map.tile(x, y).unwrap_or(Tile::Wall);
-                let c = tile_center(map, (x, y));
+                let c = map.tile_center((x, y));
                 let (lo, hi) = (c - Vec2::splat(0.5), c + Vec2::splat(0.5));
                 match tile {
                     Tile::Wall => batch.rect(lo, hi, Color::rgb(74, 82, 104)),
@@ -346,7 +346,7 @@ impl Demo for Dungeon {
             }
         }
         // The exit.
-        let exit = tile_center(map, level.exit);
+        let exit = map.tile_center(level.exit);
         batch.rect(exit - 0.45, exit + 0.45, Color::rgb(40, 120, 70));
         batch.rect_outline(exit - 0.4, exit + 0.4, 0.07, Color::GREEN);
         batch.text(exit, "EXIT", 11.0, Color::WHITE);
@@ -354,7 +354,7 @@ impl Demo for Dungeon {
         if self.autopilot {
             let next = self.pilot.next_waypoint().min(level.route.len());
             let ahead: Vec<Vec2> = std::iter::once(game.player())
-                .chain(level.route[next..].iter().take(40).map(|&t| tile_center(map, t)))
+                .chain(level.route[next..].iter().take(40).map(|&t| map.tile_center(t)))
                 .collect();
             batch.polyline(&ahead, false, 0.05, Color::WHITE.with_alpha(70));
         }
@@ -480,10 +480,7 @@ mod tests {
             d.step(&Input::default());
         }
         let game = d.game().unwrap();
-        assert!(
-            game.player().distance(tile_center(&game.level().map, game.level().start)) > 1.0,
-            "the autopilot moved"
-        );
+        assert!(game.player().distance(game.level().map.tile_center(game.level().start)) > 1.0, "the autopilot moved");
         let mut batch = Batch::new(d.camera(), vec2(1280.0, 720.0));
         d.draw(&mut batch);
         let tiles = (game.level().map.width() * game.level().map.height()) as usize;

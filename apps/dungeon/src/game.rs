@@ -19,8 +19,8 @@ use glam::{Vec2, vec2};
 use lore_allocators::{Handle, HandleArray};
 use lore_broadphase::{Aabb as BoxBp, Grid, ProxyId, Ray, SpatialIndex, Tree, World};
 use lore_collide2d::{Segment, SlideOptions, slide_disk_swept};
-use lore_mazegen::Tile;
-use lore_pixel_collide::Mask;
+use lore_mazegen::{Tile, TilePos};
+use lore_pixel_collide::{Mask, PixelSpace, Sprite};
 use lore_render::demo::DT;
 use lore_render::{Input, Key, MouseButton};
 use rand::{RngExt, SeedableRng};
@@ -30,8 +30,6 @@ use crate::kinds::{EnemyKind, Kinds};
 use crate::level::{Level, LevelConfig, LevelError};
 use crate::sound::Effect;
 use crate::staging::collide2d::tile_outline;
-use crate::staging::mazegen::{TilePos, tile_at, tile_center};
-use crate::staging::pixel_collide::{PixelSpace, disk_sprite};
 
 /// Collision pixels per tile for the pixel-perfect bullet test.
 pub const PIXELS_PER_TILE: f32 = 16.0;
@@ -236,7 +234,7 @@ impl Game {
             world: World::new(Tree::new(), Grid::new(Vec2::ZERO, 1.0, 1, 1).map_err(setup)?),
             faces: Vec::new(),
             bodies: Vec::new(),
-            space: PixelSpace::new(0.0, 1.0, PIXELS_PER_TILE).map_err(setup)?,
+            space: PixelSpace::new(PIXELS_PER_TILE).map_err(setup)?,
             moving_pairs: Vec::new(),
             mixed_pairs: Vec::new(),
             ranges: Vec::new(),
@@ -269,7 +267,6 @@ impl Game {
         let level = &self.level;
         let (w, h) = (level.map.width(), level.map.height());
         self.rng = Pcg32::seed_from_u64(level.config.seed ^ 0xd00d_5eed);
-        self.space = PixelSpace::new(0.0, h as f32, PIXELS_PER_TILE).map_err(setup)?;
         self.keys_held = [false; 256];
         self.enemies = HandleArray::new();
         self.bullets = HandleArray::new();
@@ -304,18 +301,18 @@ impl Game {
         let movers = Grid::new(vec2(-1.0, -1.0), 1.0, w + 2, h + 2).map_err(setup)?;
         self.world = World::new(statics, movers);
         // Player and keys.
-        self.player = tile_center(&level.map, level.start);
+        self.player = level.map.tile_center(level.start);
         self.player_motion = Vec2::ZERO;
         self.player_proxy = self.insert_mover(self.player, self.kinds.player.radius, Body::Player)?;
         for &(colour, tile) in &self.level.keys {
-            self.pickups.insert(Pickup { colour, pos: tile_center(&self.level.map, tile) });
+            self.pickups.insert(Pickup { colour, pos: self.level.map.tile_center(tile) });
         }
         // Enemies on floor tiles away from the start.
-        let start = tile_center(&self.level.map, self.level.start);
+        let start = self.level.map.tile_center(self.level.start);
         let floor: Vec<TilePos> = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
             .filter(|&(x, y)| self.level.map.tile(x, y) == Some(Tile::Floor))
-            .filter(|&t| tile_center(&self.level.map, t).distance(start) > 4.0)
+            .filter(|&t| self.level.map.tile_center(t).distance(start) > 4.0)
             .collect();
         if !floor.is_empty() {
             for (kind, chaser) in [(self.kinds.wanderer.clone(), false), (self.kinds.chaser.clone(), true)] {
@@ -323,7 +320,7 @@ impl Game {
                     let tile = floor[self.rng.random_range(0..floor.len())];
                     let room = (0.5 - kind.radius - 0.02).max(0.0);
                     let offset = vec2(self.rng.random_range(-room..=room), self.rng.random_range(-room..=room));
-                    let pos = tile_center(&self.level.map, tile) + offset;
+                    let pos = self.level.map.tile_center(tile) + offset;
                     let dir = Vec2::from_angle(self.rng.random_range(0.0..std::f32::consts::TAU));
                     let proxy = self.insert_mover(pos, kind.radius, Body::Player)?;
                     let handle = self.enemies.insert(Enemy {
@@ -666,7 +663,7 @@ impl Game {
                 self.open_doors(key.colour);
             }
         }
-        tile_at(&self.level.map, self.player) == Some(self.level.exit)
+        self.level.map.tile_at(self.player) == Some(self.level.exit)
     }
 
     /// Takes every door of `colour` out of the static index.
@@ -826,7 +823,7 @@ fn disk_box(pos: Vec2, radius: f32, motion: Vec2) -> BoxBp {
 
 /// A solid disk of `radius` tiles as a collision mask at the origin.
 fn disk_mask(radius: f32) -> Result<Mask, GameError> {
-    let sprite = disk_sprite(radius * PIXELS_PER_TILE).map_err(setup)?;
+    let sprite = Sprite::disk(radius * PIXELS_PER_TILE).map_err(setup)?;
     Ok(Mask::from_sprite(&sprite, 0, 0))
 }
 

@@ -1,9 +1,7 @@
 //! A level: a lock-and-key grid maze from lore-mazegen as a tile map, with the exit and the
 //! solver's route through every key to it.
 
-use lore_mazegen::{CellMap, Config, Maze, Solution, Tile, TileMap, check, generate};
-
-use crate::staging::mazegen::{TilePos, node_tile, path_tiles, tile_distances, tile_path};
+use lore_mazegen::{CellMap, Config, Maze, Solution, Tile, TileMap, TilePos, check, generate};
 
 /// Largest maze side in cells the game accepts.
 pub const MAX_CELLS_SIDE: u32 = 256;
@@ -86,7 +84,7 @@ impl Level {
         )?;
         let solution = check(&maze)?;
         let map = TileMap::from_cells(&CellMap::from_maze(&maze)?);
-        let start = node_tile(config.width, maze.root);
+        let start = map.node_tile(maze.root).ok_or(LevelError::NoRoute)?;
         let mut keys = Vec::new();
         let mut doors = Vec::new();
         for y in 0..map.height() {
@@ -98,20 +96,20 @@ impl Level {
                 }
             }
         }
-        let mut route = path_tiles(config.width, &solution.path);
+        let mut route = map.path_tiles(&solution.path)?;
         let open = |t: Tile| t != Tile::Wall;
         let entry = *route.last().ok_or(LevelError::NoRoute)?;
         // The exit: in the zone entered last, the cell farthest from where the walk ends.
         let last_zone = solution.zone.iter().copied().max().unwrap_or(0);
-        let dist = tile_distances(&map, entry, open);
+        let dist = map.tile_distances(entry, open);
         let w = map.width();
         let exit = (0..maze.node_count() as u32)
             .filter(|&n| solution.zone[n as usize] == last_zone)
-            .map(|n| node_tile(config.width, n))
+            .filter_map(|n| map.node_tile(n))
             .filter(|&(x, y)| dist[(y * w + x) as usize] != u32::MAX)
             .max_by_key(|&(x, y)| (dist[(y * w + x) as usize], std::cmp::Reverse((y, x))))
             .ok_or(LevelError::NoRoute)?;
-        let leg = tile_path(&map, entry, exit, open).ok_or(LevelError::NoRoute)?;
+        let leg = map.tile_path(entry, exit, open).ok_or(LevelError::NoRoute)?;
         route.extend(leg.into_iter().skip(1));
         Ok(Self { config, maze, solution, map, start, exit, keys, doors, route })
     }

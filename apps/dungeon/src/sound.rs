@@ -8,7 +8,7 @@
 
 use lore_bitpack_audio::{Audio, Limits, decode_with_limits};
 
-use crate::staging::bitpack_audio::Mixer;
+use lore_bitpack_audio::mix::{MixError, Mixer};
 
 /// Sample rate of every effect.
 pub const SAMPLE_RATE: u32 = 22_050;
@@ -189,8 +189,11 @@ pub enum SoundError {
         /// The asset.
         name: &'static str,
         /// Why.
-        source: crate::staging::bitpack_audio::MixError,
+        source: MixError,
     },
+    /// The mixer could not be set up.
+    #[error("sound mixer: {0}")]
+    Mixer(#[source] MixError),
 }
 
 /// Decodes one `.bpk` effect, refusing one longer than [`MAX_EFFECT_SAMPLES`].
@@ -204,9 +207,10 @@ pub fn decode_effect(name: &'static str, bytes: &[u8]) -> Result<Audio, SoundErr
 /// A mixer holding every effect (clip `i` is `Effect::ALL[i]`), decoded from the shipped assets.
 ///
 /// # Errors
-/// [`SoundError`] when an asset does not decode or is not mono at [`SAMPLE_RATE`].
+/// [`SoundError`] when an asset does not decode or is not mono at [`SAMPLE_RATE`], or for a
+/// voice count the mixer refuses (0 or above [`lore_bitpack_audio::mix::MAX_VOICES`]).
 pub fn effects_mixer(voices: usize) -> Result<Mixer, SoundError> {
-    let mut mixer = Mixer::new(SAMPLE_RATE, voices);
+    let mut mixer = Mixer::new(SAMPLE_RATE, voices).map_err(SoundError::Mixer)?;
     for effect in Effect::ALL {
         let audio = decode_effect(effect.file_name(), effect.asset())?;
         mixer.add_clip(&audio).map_err(|source| SoundError::Format { name: effect.file_name(), source })?;
@@ -247,7 +251,7 @@ mod tests {
     #[test]
     fn the_mixer_holds_every_effect() {
         let mut mixer = effects_mixer(8).unwrap();
-        mixer.play(clip_of(Effect::Exit), 1.0);
+        assert_eq!(mixer.play(clip_of(Effect::Exit), 1.0), Ok(true));
         let mut out = vec![0; 2000];
         mixer.mix(&mut out);
         assert!(out.iter().any(|&s| s != 0));

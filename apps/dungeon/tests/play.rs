@@ -4,7 +4,6 @@ use lore_dungeon::autopilot::Autopilot;
 use lore_dungeon::game::{Game, LevelStats};
 use lore_dungeon::kinds::Kinds;
 use lore_dungeon::level::LevelConfig;
-use lore_dungeon::staging::mazegen::tile_center;
 
 /// Frames the autopilot may take for one level of the default size (16 × 8 cells, 4 zones,
 /// 180 enemies): 4,000 frames, 67 s of game time (seeds 1–20 take 1,610–3,421).
@@ -46,7 +45,7 @@ fn play_level(seed: u64, kinds: Kinds) -> (Option<LevelStats>, Vec<u64>) {
         for y in 0..h {
             for x in 0..map.width() {
                 if game.is_solid((x, y)) {
-                    let min = tile_center(map, (x, y)) - glam::Vec2::splat(0.5);
+                    let min = map.tile_center((x, y)) - glam::Vec2::splat(0.5);
                     let d = depth_in_tile(p, radius, min);
                     assert!(
                         d <= SLOP,

@@ -13,6 +13,9 @@
 //!   detection for upscaled 8-bit data, and a chunk table for seeking.
 //! - [`wav`]: 8- and 16-bit PCM WAV in and out, whole or piece by piece.
 //!
+//! Beside them, [`mix`] plays decoded clips: a fixed-voice [`Mixer`](mix::Mixer) with gains and
+//! saturating 16-bit output, allocating nothing per mixed block.
+//!
 //! The guide (docs/bitpack-audio.md in the repository) says which layer to choose and why.
 //!
 //! Every decoder returns [`Error`] on truncated or corrupt input; none panics, loops forever or
@@ -43,6 +46,7 @@ pub mod classic;
 pub mod container;
 mod crc;
 mod error;
+pub mod mix;
 mod planes;
 pub mod predict;
 pub mod wav;

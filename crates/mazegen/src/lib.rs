@@ -90,7 +90,7 @@ pub use export::colour_rgb;
 pub use export::{MAX_PICTURE_SIDE, Style, to_png, to_rgba, to_svg};
 pub use export::{color_rgb, to_ascii, to_json, zone_rgb};
 pub use glam::Vec2;
-pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap};
+pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap, TilePos};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};

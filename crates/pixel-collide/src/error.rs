@@ -41,6 +41,10 @@ pub enum Error {
     /// [`PIXELS_PER_UNIT_RANGE`](crate::PIXELS_PER_UNIT_RANGE).
     #[error("pixels per world unit must be finite and within 1/1024..=65536, not {0}")]
     BadPixelsPerUnit(f32),
+    /// A disk radius (in texels) that is negative, not finite, or too large for
+    /// [`MAX_SPRITE_SIDE`](crate::MAX_SPRITE_SIDE).
+    #[error("disk radius must be finite and within 0..=2048 texels, not {0}")]
+    BadRadius(f32),
     /// The device could not map the results buffer.
     #[error("reading the query results back failed: {0}")]
     ReadBack(String),

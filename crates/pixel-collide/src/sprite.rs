@@ -81,6 +81,33 @@ impl Sprite {
         Self::from_alpha(width, height, alpha, 128)
     }
 
+    /// A solid disk of `radius` texels centred in the smallest square sprite that holds it
+    /// (side `ceil(2 · radius)`, at least 1): texels whose centre lies within `radius` of the
+    /// sprite's centre are solid. The usual collision shape of balls, bullets and round bodies.
+    ///
+    /// ```
+    /// use lore_pixel_collide::Sprite;
+    ///
+    /// let ball = Sprite::disk(4.0)?;
+    /// assert_eq!((ball.width(), ball.height()), (8, 8));
+    /// assert!(ball.solid(4, 4) && !ball.solid(0, 0));
+    /// # Ok::<(), lore_pixel_collide::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::BadRadius`] when `radius` is negative, not finite, or wider than
+    /// [`MAX_SPRITE_SIDE`] allows.
+    pub fn disk(radius: f32) -> Result<Self, Error> {
+        if !(radius.is_finite() && radius >= 0.0 && 2.0 * radius <= MAX_SPRITE_SIDE as f32) {
+            return Err(Error::BadRadius(radius));
+        }
+        let side = (2.0 * radius).ceil().max(1.0);
+        let c = side / 2.0;
+        Self::from_fn(side as u32, side as u32, |x, y| {
+            Vec2::new(x as f32 + 0.5 - c, y as f32 + 0.5 - c).length() <= radius
+        })
+    }
+
     /// Width in texels.
     pub fn width(&self) -> u32 {
         self.width

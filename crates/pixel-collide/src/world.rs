@@ -63,6 +63,30 @@ impl PixelSpace {
         Pose { position: self.to_pixels(center), rotation: -rotation, scale }
     }
 
+    /// The top-left pixel of an unrotated, unscaled `width × height` sprite centred at world
+    /// point `center`, rounded to whole pixels: where [`Mask::set_position`] moves a mask built
+    /// once with [`Mask::from_sprite`], so a moving body is tested with no rasterization and no
+    /// allocation (its position snaps to the pixel grid). Coordinates beyond the i32 range are
+    /// clamped to it.
+    ///
+    /// ```
+    /// use lore_pixel_collide::{Mask, PixelSpace, Sprite, glam::Vec2};
+    ///
+    /// let space = PixelSpace::new(16.0)?;
+    /// let ball = Sprite::disk(4.0)?;
+    /// let mut mask = Mask::from_sprite(&ball, 0, 0);
+    /// let (x, y) = space.top_left(Vec2::new(2.0, 1.0), ball.width(), ball.height());
+    /// assert_eq!((x, y), (28, -20)); // centre pixel (32, -16), less half the sprite
+    /// mask.set_position(x, y);
+    /// assert!(mask.get(32, -16));
+    /// # Ok::<(), lore_pixel_collide::Error>(())
+    /// ```
+    pub fn top_left(&self, center: Vec2, width: u32, height: u32) -> (i32, i32) {
+        let c = self.to_pixels(center) - Vec2::new(width as f32, height as f32) * 0.5;
+        let to_i32 = |v: f32| v.round().clamp(i32::MIN as f32, i32::MAX as f32) as i32;
+        (to_i32(c.x), to_i32(c.y))
+    }
+
     /// The world box covering every pixel of `rect` (an empty rectangle gives the point box at
     /// its corner). Clamped into lore-geom's range, so it never fails.
     pub fn aabb(&self, rect: &PixelRect) -> Aabb {
@@ -122,7 +146,7 @@ impl Mask {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Sprite;
+    use crate::{MAX_SPRITE_SIDE, Sprite};
     use proptest::prelude::*;
 
     #[test]
@@ -156,6 +180,74 @@ mod tests {
         let covered: Vec<(i32, i32)> =
             (b.y0..b.y1).flat_map(|y| (b.x0..b.x1).map(move |x| (x, y))).filter(|&(x, y)| mask.get(x, y)).collect();
         assert!(!covered.is_empty() && covered.iter().all(|&(_, y)| y < 50), "{covered:?}");
+    }
+
+    #[test]
+    fn disks_touch_when_their_centres_are_closer_than_the_radii() {
+        let space = PixelSpace::new(16.0).unwrap();
+        let (big, small) = (Sprite::disk(4.0).unwrap(), Sprite::disk(1.5).unwrap());
+        assert_eq!((big.width(), big.height(), small.width()), (8, 8, 3));
+        let at = |x: f32| space.pose(Vec2::new(x, 10.0), 0.0, Vec2::ONE);
+        // Radii 0.25 + 0.094 world units: overlapping at 0.2 apart, apart at 0.5.
+        assert!(crate::overlaps(&big, at(5.0), &small, at(5.2)).unwrap());
+        assert!(!crate::overlaps(&big, at(5.0), &small, at(5.5)).unwrap());
+    }
+
+    #[test]
+    fn bad_disk_radii_are_errors() {
+        for r in [f32::INFINITY, f32::NAN, -0.5, 2049.0] {
+            assert!(matches!(Sprite::disk(r), Err(Error::BadRadius(_))), "{r}");
+        }
+        let dot = Sprite::disk(0.0).unwrap();
+        assert_eq!((dot.width(), dot.solid_count()), (1, 1));
+        assert_eq!(Sprite::disk(2048.0).unwrap().width(), MAX_SPRITE_SIDE);
+    }
+
+    #[test]
+    fn a_disks_solid_texels_are_those_within_the_radius() {
+        let r = 5.3;
+        let disk = Sprite::disk(r).unwrap();
+        let c = disk.width() as f32 / 2.0;
+        for y in 0..disk.height() {
+            for x in 0..disk.width() {
+                let d = Vec2::new(x as f32 + 0.5 - c, y as f32 + 0.5 - c).length();
+                assert_eq!(disk.solid(x.into(), y.into()), d <= r, "({x}, {y}) at {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn prebuilt_masks_moved_to_the_snapped_corner_touch_as_the_disks_do_within_a_pixel() {
+        let space = PixelSpace::new(16.0).unwrap();
+        let (rb, rs) = (4.0, 1.5);
+        let (big, small) = (Sprite::disk(rb).unwrap(), Sprite::disk(rs).unwrap());
+        let (mut mb, mut ms) = (Mask::from_sprite(&big, 0, 0), Mask::from_sprite(&small, 0, 0));
+        let (mut touching, mut apart) = (0, 0);
+        for i in 0..400 {
+            let pb = Vec2::new(5.0, 10.0);
+            let ps = pb + Vec2::from_angle(i as f32 * 0.37) * (i as f32 / 400.0) * 0.6;
+            let (bx, by) = space.top_left(pb, big.width(), big.height());
+            let (sx, sy) = space.top_left(ps, small.width(), small.height());
+            mb.set_position(bx, by);
+            ms.set_position(sx, sy);
+            let gap_px = pb.distance(ps) * space.pixels_per_unit() - (rb + rs);
+            if gap_px < -2.0 {
+                assert!(mb.overlaps(&ms), "step {i}: disks overlap by {} px", -gap_px);
+                touching += 1;
+            } else if gap_px > 2.0 {
+                assert!(!mb.overlaps(&ms), "step {i}: disks {gap_px} px apart");
+                apart += 1;
+            }
+        }
+        assert!(touching > 50 && apart > 50);
+    }
+
+    #[test]
+    fn top_left_centres_the_sprite_and_clamps_far_points() {
+        let space = PixelSpace::new(4.0).unwrap();
+        assert_eq!(space.top_left(Vec2::new(1.0, -1.0), 2, 4), (3, 2));
+        assert_eq!(space.top_left(Vec2::new(1e30, 1e30), 2, 2), (i32::MAX, i32::MIN));
+        assert_eq!(space.top_left(Vec2::NAN, 2, 2), (0, 0));
     }
 
     proptest! {

@@ -1,8 +1,5 @@
 //! Pieces the game needs that its crates lack yet, each written as that crate's API with its own
 //! tests, to move into the crate it names in its first line.
 
-pub mod bitpack_audio;
 pub mod collide2d;
-pub mod mazegen;
-pub mod pixel_collide;
 pub mod reflect;

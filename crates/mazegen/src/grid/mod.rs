@@ -4,11 +4,13 @@ mod carve;
 mod cell_map;
 mod tiles;
 mod tree;
+mod walk;
 mod wilson;
 
 pub use cell_map::{Cell, CellMap};
 pub use tiles::{ASCII_COLORS, Tile, TileMap};
 pub use tree::GridTree;
+pub use walk::TilePos;
 
 use glam::{Vec2, vec2};
 
