@@ -92,6 +92,7 @@ mod reflect;
 mod registry;
 #[cfg(feature = "serde")]
 mod serde_doc;
+mod snapshot;
 pub mod text;
 #[cfg(feature = "xml")]
 pub mod xml;
@@ -109,7 +110,7 @@ pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]
 pub use serde_doc::{DocumentData, ThingData};
 #[cfg(feature = "xml")]
-pub use xml::{Limits, LoadError};
+pub use xml::{Limits, LoadError, SaveError};
 
 /// Derives [`Reflect`](trait@Reflect) and [`Typed`] for a struct (named, tuple or unit) or an
 /// enum (unit, tuple and struct variants), generic or not.
@@ -167,6 +168,7 @@ pub mod __private {
     };
     pub use crate::reflect::{Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed};
     pub use crate::registry::{Kind, Registration};
+    pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};
     pub use core::any::{Any, type_name};
     #[cfg(feature = "inventory")]

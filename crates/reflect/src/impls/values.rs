@@ -17,6 +17,13 @@ pub fn write_float<F: Into<f64> + Copy + core::fmt::Display + core::fmt::LowerEx
     };
 }
 
+/// Whether `text` spells infinity itself (`inf`, `-Infinity`, …) rather than a number too
+/// large for the type.
+fn names_infinity(text: &str) -> bool {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    digits.eq_ignore_ascii_case("inf") || digits.eq_ignore_ascii_case("infinity")
+}
+
 macro_rules! float {
     ($t:ty, $bits:literal) => {
         impl Typed for $t {
@@ -41,6 +48,9 @@ macro_rules! float {
                     None => false,
                 }
             }
+            fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+                Some(alloc::boxed::Box::new(*self))
+            }
             fn kind(&self) -> ValueKind {
                 ValueKind::Float($bits)
             }
@@ -49,7 +59,13 @@ macro_rules! float {
             }
             #[inline]
             fn parse_text(&mut self, text: &str) -> Result<(), ParseError> {
-                match text.trim().parse::<$t>() {
+                let text = text.trim();
+                match text.parse::<$t>() {
+                    // A finite literal that rounds to infinity is out of range, not `inf`.
+                    Ok(v) if v.is_infinite() && !names_infinity(text) => Err(ParseError {
+                        expected: stringify!($t),
+                        reason: concat!("out of range (beyond ±", stringify!($t), "::MAX)").to_string(),
+                    }),
                     Ok(v) => {
                         *self = v;
                         Ok(())
@@ -93,6 +109,9 @@ macro_rules! int {
                     }
                     None => false,
                 }
+            }
+            fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+                Some(alloc::boxed::Box::new(*self))
             }
             fn kind(&self) -> ValueKind {
                 ValueKind::$kind($bits)
@@ -161,6 +180,9 @@ impl Value for bool {
             None => false,
         }
     }
+    fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+        Some(alloc::boxed::Box::new(*self))
+    }
     fn kind(&self) -> ValueKind {
         ValueKind::Bool
     }
@@ -196,6 +218,9 @@ impl Value for char {
             None => false,
         }
     }
+    fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+        Some(alloc::boxed::Box::new(*self))
+    }
     fn kind(&self) -> ValueKind {
         ValueKind::Char
     }
@@ -225,6 +250,9 @@ impl Value for String {
             }
             None => false,
         }
+    }
+    fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+        Some(alloc::boxed::Box::new(self.clone()))
     }
     fn kind(&self) -> ValueKind {
         ValueKind::String
