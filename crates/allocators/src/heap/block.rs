@@ -5,7 +5,6 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use super::policy::Policy;
-use crate::error::{Error, Result};
 use crate::poison::{poison, unpoison};
 
 pub(super) const HEADER: usize = 16;
@@ -93,50 +92,6 @@ impl<'a> Heap<'a> {
             used_blocks: 0,
             _region: PhantomData,
         }
-    }
-
-    /// A heap over `region` (64 bytes to 4 GiB; the start is aligned up to 16).
-    ///
-    /// # Errors
-    /// [`Error::BadRegion`] if the region is too small or too large.
-    pub fn new(region: &'a mut [u8], policy: Policy) -> Result<Self> {
-        let len = region.len();
-        // SAFETY: the region is exclusively borrowed for `'a`, which the heap carries.
-        unsafe { Self::from_raw(region.as_mut_ptr(), len, policy) }
-    }
-
-    /// A heap over raw memory.
-    ///
-    /// # Safety
-    /// `ptr..ptr+len` must be valid for reads and writes, used by nothing else, for `'a`.
-    ///
-    /// # Errors
-    /// [`Error::BadRegion`] if the region is too small or too large.
-    pub unsafe fn from_raw(ptr: *mut u8, len: usize, policy: Policy) -> Result<Self> {
-        let start = ptr as usize;
-        let base = (start + 15) & !15;
-        let avail = (start + len).saturating_sub(base) & !15;
-        if avail < MIN_BLOCK + HEADER || avail - HEADER > u32::MAX as usize & !15 {
-            return Err(Error::BadRegion(len));
-        }
-        let mut heap = Self::empty(policy);
-        // SAFETY: `base` is inside the non-empty region.
-        heap.base = unsafe { NonNull::new_unchecked(base as *mut u8) };
-        heap.len = avail - HEADER;
-        heap.last_header = heap.len - HEADER;
-        // SAFETY: both headers lie inside the region.
-        unsafe {
-            heap.write_hdr(0, Hdr { size: heap.len as u32, prev_size: 0, tag: FREE_TAG });
-            heap.write_hdr(heap.len, Hdr { size: 0, prev_size: heap.len as u32, tag: USED_TAG });
-        }
-        if policy == Policy::GoodFit {
-            heap.insert_free::<true>(0, heap.len);
-        } else {
-            heap.insert_free::<false>(0, heap.len);
-        }
-        // SAFETY: the payload of the single free block is ours.
-        unsafe { heap.poison_free(0, heap.len) };
-        Ok(heap)
     }
 
     /// The policy in use.
