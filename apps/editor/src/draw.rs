@@ -64,7 +64,7 @@ fn vec2_at(v: &dyn Reflect, name: &str) -> Option<Vec2> {
     v.field(name)?.downcast_ref::<Vec2>().copied()
 }
 
-/// The thing's colour: a `color` field of three or four numbers in 0..=1 (clamped).
+/// The thing's color: a `color` field of three or four numbers in 0..=1 (clamped).
 #[must_use]
 pub fn color_of(v: &dyn Reflect) -> Color {
     let Some(field) = v.field("color") else { return Color::GREY };

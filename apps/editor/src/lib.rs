@@ -4,11 +4,11 @@
 //! - Things of registered kinds ([`kinds`], each registering itself from its own file) draw
 //!   themselves from their reflected fields ([`draw`]).
 //! - The inspector panel is generated from reflection ([`inspector`]): sliders from ranges,
-//!   colour pickers, text fields, variant pickers, lists.
+//!   color pickers, text fields, variant pickers, lists.
 //! - Add, delete, duplicate, select and drag with the mouse, Tab to cycle, undo/redo, save and
 //!   load XML ([`editor`]).
 //!
-//! Headless, with no input, it plays a scripted session (select, recolour, add, duplicate, drag,
+//! Headless, with no input, it plays a scripted session (select, recolor, add, duplicate, drag,
 //! delete, undo) and draws the inspector into the scene ([`overlay`]) so the picture shows it.
 #![deny(missing_docs)]
 

@@ -133,7 +133,7 @@ pub use xml::{Limits, LoadError, SaveError};
 /// - `#[reflect(default)]`: a document may leave it out without a report.
 /// - `#[reflect(doc = "...")]`: doc text (otherwise the `///` comment is used).
 /// - `#[reflect(range = 0.0..=10.0)]`, `#[reflect(step = 0.5)]`: slider range and step.
-/// - `#[reflect(color)]`: an editor shows three or four numbers in `0..=1` as a colour.
+/// - `#[reflect(color)]`: an editor shows three or four numbers in `0..=1` as a color.
 ///
 /// ```
 /// use lore_reflect::{Reflect, Typed};

@@ -1,7 +1,7 @@
 //! The text form of any reflected value: what `set_text` reads and `to_text` writes.
 //!
 //! Leaves write their own text (`111.11`, `true`, `hello`). Composite values are lists of
-//! their parts separated by `" , "`, as in the colour `1 , 0 , 0.5 , 1` of the world editor
+//! their parts separated by `" , "`, as in the color `1 , 0 , 0.5 , 1` of the world editor
 //! post; nested parts are bracketed:
 //!
 //! | value | text |

@@ -44,7 +44,7 @@ fn bits(p: &Piece) -> Vec<u32> {
 }
 
 #[test]
-fn a_bad_colour_component_changes_nothing() {
+fn a_bad_color_component_changes_nothing() {
     let mut piece = Piece { color: [0.25, 0.5, 0.95, 1.0], ..Piece::default() };
     let r: &mut dyn Reflect = &mut piece;
     let err = r.set_text("color", "1 , 2 , x , 4").unwrap_err();

@@ -70,6 +70,14 @@ impl<'a> LockedHeap<'a> {
     }
 }
 
+impl LockedHeap<'_> {
+    /// `grow` and `shrink`: [`Heap::realloc`] (in place when it can), as a slice.
+    fn resize(&self, ptr: NonNull<u8>, new: Layout) -> core::result::Result<NonNull<[u8]>, AllocError> {
+        let p = self.0.lock().realloc(ptr, new).map_err(|_| AllocError)?;
+        Ok(NonNull::slice_from_raw_parts(p, new.size()))
+    }
+}
+
 // SAFETY: blocks never overlap (the heap's invariant, checked by `Heap::check` in the tests)
 // and stay valid until deallocated; the lock serialises all access.
 unsafe impl Allocator for LockedHeap<'_> {
@@ -89,8 +97,7 @@ unsafe impl Allocator for LockedHeap<'_> {
         _old: Layout,
         new: Layout,
     ) -> core::result::Result<NonNull<[u8]>, AllocError> {
-        let p = self.0.lock().realloc(ptr, new).map_err(|_| AllocError)?;
-        Ok(NonNull::slice_from_raw_parts(p, new.size()))
+        self.resize(ptr, new)
     }
 
     unsafe fn shrink(
@@ -99,8 +106,7 @@ unsafe impl Allocator for LockedHeap<'_> {
         _old: Layout,
         new: Layout,
     ) -> core::result::Result<NonNull<[u8]>, AllocError> {
-        let p = self.0.lock().realloc(ptr, new).map_err(|_| AllocError)?;
-        Ok(NonNull::slice_from_raw_parts(p, new.size()))
+        self.resize(ptr, new)
     }
 }
 

@@ -24,33 +24,43 @@ fn names_infinity(text: &str) -> bool {
     digits.eq_ignore_ascii_case("inf") || digits.eq_ignore_ascii_case("infinity")
 }
 
-macro_rules! float {
-    ($t:ty, $bits:literal) => {
+/// `Typed` and `Reflect` for a leaf type.
+macro_rules! leaf_info {
+    ($t:ty, $name:expr, $kind:expr) => {
         impl Typed for $t {
-            const INFO: &'static TypeInfo = &TypeInfo {
-                name: stringify!($t),
-                type_path: core::any::type_name::<$t>,
-                docs: "",
-                shape: Shape::Value(ValueKind::Float($bits)),
-            };
+            const INFO: &'static TypeInfo =
+                &TypeInfo { name: $name, type_path: core::any::type_name::<$t>, docs: "", shape: Shape::Value($kind) };
         }
         impl Reflect for $t {
             reflect_common!(Value);
         }
-        impl Value for $t {
-            #[inline]
-            fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-                match other.as_any().downcast_ref::<$t>() {
-                    Some(v) => {
-                        *self = *v;
-                        true
-                    }
-                    None => false,
+    };
+}
+
+/// `Value::copy_from` and `Value::clone_value` for a `Clone` leaf type.
+macro_rules! leaf_copy {
+    ($t:ty) => {
+        #[inline]
+        fn copy_from(&mut self, other: &dyn Reflect) -> bool {
+            match other.as_any().downcast_ref::<$t>() {
+                Some(v) => {
+                    Clone::clone_from(self, v);
+                    true
                 }
+                None => false,
             }
-            fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
-                Some(alloc::boxed::Box::new(*self))
-            }
+        }
+        fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+            Some(alloc::boxed::Box::new(Clone::clone(self)))
+        }
+    };
+}
+
+macro_rules! float {
+    ($t:ty, $bits:literal) => {
+        leaf_info!($t, stringify!($t), ValueKind::Float($bits));
+        impl Value for $t {
+            leaf_copy!($t);
             fn kind(&self) -> ValueKind {
                 ValueKind::Float($bits)
             }
@@ -88,31 +98,9 @@ float!(f64, 64);
 
 macro_rules! int {
     ($t:ty, $kind:ident, $bits:expr) => {
-        impl Typed for $t {
-            const INFO: &'static TypeInfo = &TypeInfo {
-                name: stringify!($t),
-                type_path: core::any::type_name::<$t>,
-                docs: "",
-                shape: Shape::Value(ValueKind::$kind($bits)),
-            };
-        }
-        impl Reflect for $t {
-            reflect_common!(Value);
-        }
+        leaf_info!($t, stringify!($t), ValueKind::$kind($bits));
         impl Value for $t {
-            #[inline]
-            fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-                match other.as_any().downcast_ref::<$t>() {
-                    Some(v) => {
-                        *self = *v;
-                        true
-                    }
-                    None => false,
-                }
-            }
-            fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
-                Some(alloc::boxed::Box::new(*self))
-            }
+            leaf_copy!($t);
             fn kind(&self) -> ValueKind {
                 ValueKind::$kind($bits)
             }
@@ -154,35 +142,12 @@ int!(u32, Uint, 32);
 int!(u64, Uint, 64);
 int!(usize, Uint, usize::BITS as u8);
 
-macro_rules! leaf_info {
-    ($t:ty, $name:literal, $kind:expr) => {
-        impl Typed for $t {
-            const INFO: &'static TypeInfo =
-                &TypeInfo { name: $name, type_path: core::any::type_name::<$t>, docs: "", shape: Shape::Value($kind) };
-        }
-        impl Reflect for $t {
-            reflect_common!(Value);
-        }
-    };
-}
 leaf_info!(bool, "bool", ValueKind::Bool);
 leaf_info!(char, "char", ValueKind::Char);
 leaf_info!(String, "String", ValueKind::String);
 
 impl Value for bool {
-    #[inline]
-    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-        match other.as_any().downcast_ref::<bool>() {
-            Some(v) => {
-                self.clone_from(v);
-                true
-            }
-            None => false,
-        }
-    }
-    fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
-        Some(alloc::boxed::Box::new(*self))
-    }
+    leaf_copy!(bool);
     fn kind(&self) -> ValueKind {
         ValueKind::Bool
     }
@@ -208,19 +173,7 @@ impl Value for bool {
 }
 
 impl Value for char {
-    #[inline]
-    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-        match other.as_any().downcast_ref::<char>() {
-            Some(v) => {
-                self.clone_from(v);
-                true
-            }
-            None => false,
-        }
-    }
-    fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
-        Some(alloc::boxed::Box::new(*self))
-    }
+    leaf_copy!(char);
     fn kind(&self) -> ValueKind {
         ValueKind::Char
     }
@@ -241,19 +194,7 @@ impl Value for char {
 }
 
 impl Value for String {
-    #[inline]
-    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-        match other.as_any().downcast_ref::<String>() {
-            Some(v) => {
-                self.clone_from(v);
-                true
-            }
-            None => false,
-        }
-    }
-    fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
-        Some(alloc::boxed::Box::new(self.clone()))
-    }
+    leaf_copy!(String);
     fn kind(&self) -> ValueKind {
         ValueKind::String
     }
