@@ -4,11 +4,12 @@
 //! - `#[derive(Reflect)]` describes a struct or enum (generic or not): its fields with names,
 //!   types, docs and editor attributes ([`TypeInfo`]).
 //! - Values are read and written by name ([`field`](trait.Reflect.html#method.field): a
-//!   derived match on the name's hash, the same ~2.4 ns for any field), by path (`"transform.position.x"`, `"items[3]"`,
+//!   derived match on the name's hash, the same cost for any field), by path (`"transform.position.x"`, `"items[3]"`,
 //!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`Handle`]s in hot loops,
 //!   or as text ([`set_text`](trait.Reflect.html#method.set_text) /
 //!   [`to_text`](trait.Reflect.html#method.to_text)): every supported type has a text form that
-//!   reads back to the exact same value, floats included.
+//!   reads back to the exact same value, floats included, and reading is all or nothing (on
+//!   error the value is left exactly as it was).
 //! - A [`Registry`] creates values by kind name; kinds register themselves from their own
 //!   files (`#[reflect(register)]`, link-time collection) or by hand on targets without it.
 //! - A [`Document`] is a list of named things; it round-trips through XML in the shape of the
@@ -158,6 +159,11 @@ pub use xml::{Limits, LoadError, SaveError};
 /// ```
 #[cfg(feature = "derive")]
 pub use lore_reflect_derive::Reflect;
+
+/// The guide's examples (docs/reflect.md), run as doc tests.
+#[cfg(all(doctest, feature = "derive", feature = "xml", feature = "inventory"))]
+#[doc = include_str!("../../../docs/reflect.md")]
+struct GuideDoctests;
 
 /// Paths the derive's generated code names. Not meant to be used directly.
 #[doc(hidden)]
