@@ -31,7 +31,8 @@ fn main() -> std::process::ExitCode {
 
 /// `count` things: the built-in level's things in turn, named `name #copy`.
 fn level(count: usize) -> String {
-    let things: Vec<&str> = LEVEL.split("  <thing ").skip(1).map(|t| t.split("  </thing>").next().unwrap_or(t)).collect();
+    let things: Vec<&str> =
+        LEVEL.split("  <thing ").skip(1).map(|t| t.split("  </thing>").next().unwrap_or(t)).collect();
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<things>\n");
     for i in 0..count {
         let thing = things[i % things.len()];
