@@ -31,6 +31,10 @@ pub const LEVEL: &str = include_str!("level.xml");
 pub const WORLD_MIN: Vec2 = Vec2::new(-16.0, -9.0);
 /// The framed world area's upper corner.
 pub const WORLD_MAX: Vec2 = Vec2::new(6.0, 9.0);
+/// Names are drawn only while at most this many things are in view.
+const MAX_LABELS: usize = 300;
+/// Things smaller than this many pixels are drawn as a dot.
+const DOT_PIXELS: f32 = 3.0;
 /// World room kept free on the right of the level for the in-scene inspector.
 const PANEL_ROOM: f32 = 12.5;
 
@@ -218,8 +222,30 @@ impl Demo for EditorDemo {
 
     fn draw(&self, batch: &mut Batch) {
         batch.rect_outline(WORLD_MIN, WORLD_MAX, 0.06, Color::rgb(60, 66, 80));
-        for (i, thing) in self.ed.doc.things.iter().enumerate() {
-            draw::draw(batch, &*thing.value, &thing.name, self.ed.selected == Some(i));
+        // Only what is in view is drawn; a thing smaller than a few pixels is a dot, and names
+        // are written only while there are few enough to read (a level may hold 100,000
+        // things: their figures and labels, not the level, are what a frame costs).
+        let (view_min, view_max) = batch.visible_rect();
+        let pixel = batch.pixel();
+        let things = &self.ed.doc.things;
+        let visible: Vec<(usize, Vec2, Vec2)> = things
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let (min, max) = draw::bounds(&*t.value)?;
+                let inside = max.cmpge(view_min).all() && min.cmple(view_max).all();
+                inside.then_some((i, min, max))
+            })
+            .collect();
+        let labels = visible.len() <= MAX_LABELS;
+        for (i, min, max) in visible {
+            let (thing, selected) = (&things[i], self.ed.selected == Some(i));
+            if (max - min).max_element() < DOT_PIXELS * pixel && !selected {
+                let center = (min + max) * 0.5;
+                batch.rect(center - Vec2::splat(pixel), center + Vec2::splat(pixel), draw::color_of(&*thing.value));
+            } else {
+                draw::draw(batch, &*thing.value, &thing.name, selected, labels || selected);
+            }
         }
         if !self.panel_shown {
             overlay::draw(batch, &self.ed);
