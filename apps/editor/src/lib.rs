@@ -33,6 +33,8 @@ pub const WORLD_MIN: Vec2 = Vec2::new(-16.0, -9.0);
 pub const WORLD_MAX: Vec2 = Vec2::new(6.0, 9.0);
 /// Names are drawn only while at most this many things are in view.
 const MAX_LABELS: usize = 300;
+/// With more things than this in view, each is drawn as its box (zoom in for the figures).
+const MAX_DETAILED: usize = 10_000;
 /// Things smaller than this many pixels are drawn as a dot.
 const DOT_PIXELS: f32 = 3.0;
 /// World room kept free on the right of the level for the in-scene inspector.
@@ -222,9 +224,11 @@ impl Demo for EditorDemo {
 
     fn draw(&self, batch: &mut Batch) {
         batch.rect_outline(WORLD_MIN, WORLD_MAX, 0.06, Color::rgb(60, 66, 80));
-        // Only what is in view is drawn; a thing smaller than a few pixels is a dot, and names
-        // are written only while there are few enough to read (a level may hold 100,000
-        // things: their figures and labels, not the level, are what a frame costs).
+        // Only what is in view is drawn; a thing smaller than a few pixels is a dot, a crowd of
+        // more than `MAX_DETAILED` things is drawn as boxes, and names are written only while
+        // there are few enough to read. A level may hold 100,000 things: their figures and
+        // labels (millions of triangles, rasterised on the CPU by a software driver), not the
+        // level itself, are what a frame costs.
         let (view_min, view_max) = batch.visible_rect();
         let pixel = batch.pixel();
         let things = &self.ed.doc.things;
@@ -238,11 +242,15 @@ impl Demo for EditorDemo {
             })
             .collect();
         let labels = visible.len() <= MAX_LABELS;
+        let detailed = visible.len() <= MAX_DETAILED;
         for (i, min, max) in visible {
             let (thing, selected) = (&things[i], self.ed.selected == Some(i));
             if (max - min).max_element() < DOT_PIXELS * pixel && !selected {
                 let center = (min + max) * 0.5;
                 batch.rect(center - Vec2::splat(pixel), center + Vec2::splat(pixel), draw::color_of(&*thing.value));
+            } else if !detailed && !selected {
+                // Too many in view to draw each figure: its box, two triangles.
+                batch.rect(min, max, draw::color_of(&*thing.value));
             } else {
                 draw::draw(batch, &*thing.value, &thing.name, selected, labels || selected);
             }
