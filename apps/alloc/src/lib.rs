@@ -20,17 +20,17 @@ pub const EVENTS_PER_STEP: usize = 40;
 /// Objects allocated by one trace (about twice as many events).
 pub const TRACE_OBJECTS: u32 = 8000;
 
-/// Colour of free space in the maps.
+/// Color of free space in the maps.
 pub const FREE: Color = Color::rgb(52, 58, 74);
-/// Colour of blocks under 128 bytes.
+/// Color of blocks under 128 bytes.
 pub const SMALL: Color = Color::CYAN;
-/// Colour of blocks of 128 bytes to 1 KiB.
+/// Color of blocks of 128 bytes to 1 KiB.
 pub const MEDIUM: Color = Color::GREEN;
-/// Colour of blocks over 1 KiB.
+/// Color of blocks over 1 KiB.
 pub const LARGE: Color = Color::ORANGE;
-/// Colour of the fragmentation curve.
+/// Color of the fragmentation curve.
 pub const FRAGMENTATION: Color = Color::YELLOW;
-/// Colour of the occupancy (used / capacity) curve.
+/// Color of the occupancy (used / capacity) curve.
 pub const OCCUPANCY: Color = Color::MAGENTA;
 
 const LEFT: f32 = 1.0;

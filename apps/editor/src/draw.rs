@@ -64,7 +64,7 @@ fn vec2_at(v: &dyn Reflect, name: &str) -> Option<Vec2> {
     v.field(name)?.downcast_ref::<Vec2>().copied()
 }
 
-/// The thing's colour: a `color` field of three or four numbers in 0..=1 (clamped).
+/// The thing's color: a `color` field of three or four numbers in 0..=1 (clamped).
 #[must_use]
 pub fn color_of(v: &dyn Reflect) -> Color {
     let Some(field) = v.field("color") else { return Color::GREY };
@@ -122,8 +122,9 @@ fn block_corners(center: Vec2, size: Vec2, angle: f32) -> [Vec2; 4] {
 /// Ring radius of markers, world units.
 const RING: f32 = 0.8;
 
-/// Draws a thing; `highlight` adds the selection outline.
-pub fn draw(batch: &mut Batch, v: &dyn Reflect, name: &str, highlight: bool) {
+/// Draws a thing; `highlight` adds the selection outline, `labels` its name (and a marker's
+/// role).
+pub fn draw(batch: &mut Batch, v: &dyn Reflect, name: &str, highlight: bool, labels: bool) {
     let color = color_of(v);
     let Some(fig) = figure(v) else { return };
     let outline = Color::rgb(255, 240, 120);
@@ -162,13 +163,15 @@ pub fn draw(batch: &mut Batch, v: &dyn Reflect, name: &str, highlight: bool) {
         Figure::Ring { center, label } => {
             batch.ring(*center, RING * 0.6, RING, color);
             batch.disk(*center, RING * 0.25, color);
-            batch.text(*center + vec2(0.0, RING + 0.5), label.clone(), 14.0, color);
+            if labels {
+                batch.text(*center + vec2(0.0, RING + 0.5), label.clone(), 14.0, color);
+            }
             if highlight {
                 batch.circle(*center, RING + 0.25, 0.12, outline);
             }
         }
     }
-    if !name.is_empty() && !matches!(fig, Figure::Ring { .. }) {
+    if labels && !name.is_empty() && !matches!(fig, Figure::Ring { .. }) {
         let (min, max) = bounds(v).unwrap_or((Vec2::ZERO, Vec2::ZERO));
         batch.text(vec2((min.x + max.x) * 0.5, min.y - 0.5), name, 13.0, Color::rgb(200, 205, 215));
     }

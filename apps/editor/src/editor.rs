@@ -1,9 +1,17 @@
 //! The editor's model: a document, a selection, undo/redo and file commands. No drawing and no
 //! UI here, so tests drive it directly.
+//!
+//! Undo steps hold only what changed (one thing, or the whole document for a load), so a
+//! level of 100,000 things costs one copy of a thing per edit, not one copy of the level.
+//!
+//! Files are never lost: saves are atomic ([`crate::files`]), and saving over a file the
+//! session did not read (the built-in level over an existing file, or a file that failed to
+//! load) needs the user to confirm by saving a second time.
 
-use crate::draw;
+use crate::{draw, files};
 use lore_reflect::{Document, Registry, Report, Thing};
 use lore_render::glam::Vec2;
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// Undo keeps at most this many steps.
@@ -22,17 +30,47 @@ pub struct Editor {
     pub file: PathBuf,
     /// The last message for the user (a load report, a save confirmation, an error).
     pub status: String,
-    undo: Vec<Snapshot>,
-    redo: Vec<Snapshot>,
+    /// Why saving over [`file`](Self::file) needs confirmation (`None`: the document came
+    /// from the file, or was saved to it).
+    protect: Option<String>,
+    /// The user has been told why, and the next save goes ahead.
+    confirmed: bool,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
     /// Mouse offset from the dragged thing's anchor, while dragging.
     drag: Option<Vec2>,
 }
 
-/// A document state: its XML and the selection.
-#[derive(Clone, Debug, PartialEq)]
-struct Snapshot {
-    xml: String,
+/// One change to the document; applying it gives the change that undoes it.
+#[derive(Debug)]
+enum Change {
+    /// Put this thing at `index` in place of the one there.
+    Set { index: usize, thing: Thing },
+    /// Insert this thing at `index`.
+    Insert { index: usize, thing: Thing },
+    /// Remove the thing at `index`.
+    Remove { index: usize },
+    /// Replace the whole document (a load).
+    Document(Box<Document>),
+}
+
+/// An undo or redo step: the change and the selection to restore with it.
+#[derive(Debug)]
+struct Step {
+    change: Change,
     selected: Option<usize>,
+}
+
+/// What [`Editor::save`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveOutcome {
+    /// The file was written.
+    Saved,
+    /// Nothing was written: the file holds something this session did not read; saving
+    /// again confirms.
+    NeedsConfirmation,
+    /// Writing failed; the file is as it was.
+    Failed,
 }
 
 impl Editor {
@@ -49,61 +87,104 @@ impl Editor {
             selected: None,
             file,
             status: String::new(),
+            protect: None,
+            confirmed: false,
             undo: Vec::new(),
             redo: Vec::new(),
             drag: None,
         }
     }
 
-    fn snapshot(&self) -> Snapshot {
-        Snapshot { xml: self.doc.to_xml(), selected: self.selected }
-    }
-
-    fn restore(&mut self, s: &Snapshot) {
-        // Snapshots were written by this session with these kinds: they load cleanly.
-        if let Ok((doc, _)) = Document::from_xml(&s.xml, &self.registry) {
-            self.doc = doc;
-            self.selected = s.selected.filter(|&i| i < self.doc.things.len());
-        }
-    }
-
-    /// Records the current state so the next change can be undone. Call before changing.
-    pub fn checkpoint(&mut self) {
-        let s = self.snapshot();
-        if self.undo.last() != Some(&s) {
-            self.undo.push(s);
-            if self.undo.len() > MAX_UNDO {
-                self.undo.remove(0);
-            }
-        }
-        self.redo.clear();
-    }
-
-    /// Records a state captured before a change that has now happened (the inspector's edits).
-    pub fn checkpoint_from(&mut self, xml_before: String, selected_before: Option<usize>) {
-        self.undo.push(Snapshot { xml: xml_before, selected: selected_before });
+    fn push_undo(&mut self, change: Change, selected: Option<usize>) {
+        self.undo.push(Step { change, selected });
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
         }
         self.redo.clear();
     }
 
+    /// Applies `change` and returns the change that undoes it (`None` when it no longer fits
+    /// the document).
+    fn apply(&mut self, change: Change) -> Option<Change> {
+        Some(match change {
+            Change::Set { index, thing } => {
+                let slot = self.doc.things.get_mut(index)?;
+                Change::Set { index, thing: std::mem::replace(slot, thing) }
+            }
+            Change::Insert { index, thing } => {
+                if index > self.doc.things.len() {
+                    return None;
+                }
+                self.doc.things.insert(index, thing);
+                Change::Remove { index }
+            }
+            Change::Remove { index } => {
+                if index >= self.doc.things.len() {
+                    return None;
+                }
+                Change::Insert { index, thing: self.doc.things.remove(index) }
+            }
+            Change::Document(doc) => Change::Document(Box::new(std::mem::replace(&mut self.doc, *doc))),
+        })
+    }
+
+    /// A copy of thing `index`, for an undo step.
+    fn copy_of(&self, index: usize) -> Option<Thing> {
+        self.doc.things.get(index)?.duplicate(&self.registry).ok()
+    }
+
+    /// Records thing `index` as it is now, so that the change about to be made to it can be
+    /// undone. Call before changing it.
+    pub fn checkpoint_thing(&mut self, index: usize) {
+        if let Some(thing) = self.copy_of(index) {
+            self.push_undo(Change::Set { index, thing }, self.selected);
+        }
+    }
+
+    /// Records `before`, a copy of thing `index` taken before a change that has now happened
+    /// (the inspector's edits), as an undo step.
+    pub fn checkpoint_from(&mut self, index: usize, before: Thing, selected_before: Option<usize>) {
+        self.push_undo(Change::Set { index, thing: before }, selected_before);
+    }
+
+    /// A copy of the selected thing (for [`checkpoint_from`](Self::checkpoint_from)).
+    #[must_use]
+    pub fn selected_copy(&self) -> Option<(usize, Thing)> {
+        let index = self.selected?;
+        Some((index, self.copy_of(index)?))
+    }
+
+    fn step_history(&mut self, undo: bool) -> bool {
+        let popped = if undo { self.undo.pop() } else { self.redo.pop() };
+        let Some(step) = popped else { return false };
+        let selected = self.selected;
+        let Some(inverse) = self.apply(step.change) else { return false };
+        let back = Step { change: inverse, selected };
+        if undo {
+            self.redo.push(back);
+        } else {
+            self.undo.push(back);
+        }
+        self.selected = step.selected.filter(|&i| i < self.doc.things.len());
+        true
+    }
+
     /// Undoes the last change; false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some(s) = self.undo.pop() else { return false };
-        self.redo.push(self.snapshot());
-        self.restore(&s);
-        self.status = "undone".into();
-        true
+        let done = self.step_history(true);
+        if done {
+            self.status = "undone".into();
+        }
+        done
     }
 
     /// Redoes the last undone change; false when there is none.
     pub fn redo(&mut self) -> bool {
-        let Some(s) = self.redo.pop() else { return false };
-        self.undo.push(self.snapshot());
-        self.restore(&s);
-        self.status = "redone".into();
-        true
+        let done = self.step_history(false);
+        if done {
+            self.status = "redone".into();
+        }
+        done
     }
 
     /// How many steps can be undone and redone.
@@ -113,42 +194,104 @@ impl Editor {
     }
 
     /// Replaces the document with `xml`, keeping what loads and reporting the rest. Undoable.
+    ///
+    /// The document is not taken to come from [`file`](Self::file): saving over an existing
+    /// file afterwards needs confirmation (see [`save`](Self::save)).
+    ///
+    /// # Errors
+    /// When `xml` is not a document at all; nothing changes then.
     pub fn load_xml(&mut self, xml: &str) -> Result<Report, lore_reflect::LoadError> {
         let (doc, report) = Document::from_xml(xml, &self.registry)?;
-        self.checkpoint();
-        self.doc = doc;
+        let old = std::mem::replace(&mut self.doc, doc);
+        self.push_undo(Change::Document(Box::new(old)), self.selected);
         self.selected = None;
+        self.protect = Some("it was not read by this session".into());
+        self.confirmed = false;
         self.status = if report.is_clean() {
             format!("loaded {} things", self.doc.things.len())
         } else {
-            format!(
-                "loaded {} things, {} problems: {}",
-                self.doc.things.len(),
-                report.problems.len(),
-                report.problems[0]
-            )
+            format!("loaded {} things, {} problems: {}", self.doc.things.len(), report.total(), report.problems[0])
         };
         Ok(report)
     }
 
-    /// Saves to [`file`](Self::file).
-    pub fn save(&mut self) {
-        self.status = match std::fs::write(&self.file, self.doc.to_xml()) {
-            Ok(()) => format!("saved {}", self.file.display()),
-            Err(e) => format!("could not save {}: {e}", self.file.display()),
+    /// Saves to [`file`](Self::file), atomically: on any failure the file is untouched.
+    ///
+    /// When the file exists and holds something this session did not read (the editor started
+    /// on the built-in level, or loading the file failed), nothing is written the first time:
+    /// [`status`](Self::status) says why, and saving again confirms.
+    pub fn save(&mut self) -> SaveOutcome {
+        let file = self.file.display().to_string();
+        if let Some(reason) = &self.protect
+            && !self.confirmed
+            && self.file.exists()
+        {
+            self.confirmed = true;
+            self.status = format!("not saved: {file} exists and {reason}; save again to replace it");
+            return SaveOutcome::NeedsConfirmation;
+        }
+        let xml = match self.doc.try_to_xml() {
+            Ok(xml) => xml,
+            Err(e) => {
+                self.status = format!("not saved ({file} is untouched): {e}");
+                return SaveOutcome::Failed;
+            }
         };
+        match files::write_atomic(&self.file, xml.as_bytes()) {
+            Ok(()) => {
+                self.protect = None;
+                self.confirmed = false;
+                self.status = format!("saved {file}");
+                SaveOutcome::Saved
+            }
+            Err(e) => {
+                self.status = format!("could not save {file}: {e}; the file on disk is untouched");
+                SaveOutcome::Failed
+            }
+        }
     }
 
-    /// Loads from [`file`](Self::file).
+    /// Loads from [`file`](Self::file) (Ctrl+O). When the file cannot be read or loaded, the
+    /// document stays as it was and saving over the file needs confirmation.
     pub fn load(&mut self) {
+        let file = self.file.display().to_string();
         match std::fs::read_to_string(&self.file) {
-            Ok(text) => {
-                if let Err(e) = self.load_xml(&text) {
-                    self.status = format!("could not load {}: {e}", self.file.display());
+            Ok(text) => match self.load_xml(&text) {
+                Ok(_) => self.protect = None,
+                Err(e) => {
+                    self.status = format!("could not load {file}: {e}");
+                    self.protect = Some(format!("could not be loaded ({e})"));
+                    self.confirmed = false;
                 }
+            },
+            Err(e) => {
+                self.status = format!("could not read {file}: {e}");
+                self.protect = Some(format!("could not be read ({e})"));
+                self.confirmed = false;
             }
-            Err(e) => self.status = format!("could not read {}: {e}", self.file.display()),
         }
+    }
+
+    /// Opens [`file`](Self::file) at the start of a session: loads it, or starts an empty
+    /// level when it does not exist (the first save creates it). History starts empty.
+    pub fn open(&mut self) {
+        if self.file.exists() {
+            self.load();
+        } else {
+            self.doc = Document::new();
+            self.protect = None;
+            self.status = format!("new level: {} is created on the first save", self.file.display());
+        }
+        self.undo.clear();
+        self.redo.clear();
+        self.selected = None;
+    }
+
+    /// Marks the document as not read from [`file`](Self::file) (the built-in level): saving
+    /// over an existing file needs confirmation.
+    pub fn protect_file(&mut self, reason: &str) {
+        self.protect = Some(reason.to_string());
+        self.confirmed = false;
     }
 
     /// Adds a default thing of `kind` at `at`, selects it and returns its index.
@@ -157,27 +300,28 @@ impl Editor {
     /// When `kind` is not registered.
     pub fn add(&mut self, kind: &str, at: Vec2) -> Result<usize, lore_reflect::Error> {
         let mut thing = Thing::create(&self.registry, kind, "")?;
-        self.checkpoint();
         thing.name = self.fresh_name(kind);
         if let Some(anchor) = draw::anchor(&*thing.value) {
             draw::translate(&mut *thing.value, at - anchor);
         }
+        let index = self.doc.things.len();
+        self.push_undo(Change::Remove { index }, self.selected);
         self.doc.things.push(thing);
-        let index = self.doc.things.len() - 1;
         self.selected = Some(index);
         Ok(index)
     }
 
     fn fresh_name(&self, kind: &str) -> String {
         let base = kind.to_lowercase();
-        (1..).map(|n| format!("{base} {n}")).find(|n| self.doc.get(n).is_none()).unwrap_or(base)
+        let taken: HashSet<&str> = self.doc.things.iter().map(|t| t.name.as_str()).collect();
+        (1..).map(|n| format!("{base} {n}")).find(|n| !taken.contains(n.as_str())).unwrap_or(base)
     }
 
     /// Deletes the selected thing.
     pub fn delete(&mut self) -> bool {
         let Some(i) = self.selected.filter(|&i| i < self.doc.things.len()) else { return false };
-        self.checkpoint();
-        self.doc.things.remove(i);
+        let thing = self.doc.things.remove(i);
+        self.push_undo(Change::Insert { index: i, thing }, self.selected);
         self.selected = None;
         true
     }
@@ -186,11 +330,12 @@ impl Editor {
     pub fn duplicate(&mut self) -> bool {
         let Some(i) = self.selected.filter(|&i| i < self.doc.things.len()) else { return false };
         let Ok(mut copy) = self.doc.things[i].duplicate(&self.registry) else { return false };
-        self.checkpoint();
         copy.name = self.fresh_name(copy.kind());
         draw::translate(&mut *copy.value, Vec2::new(1.5, -1.5));
+        let index = self.doc.things.len();
+        self.push_undo(Change::Remove { index }, self.selected);
         self.doc.things.push(copy);
-        self.selected = Some(self.doc.things.len() - 1);
+        self.selected = Some(index);
         true
     }
 
@@ -213,7 +358,7 @@ impl Editor {
         if let Some(i) = self.selected
             && let Some(anchor) = draw::anchor(&*self.doc.things[i].value)
         {
-            self.checkpoint();
+            self.checkpoint_thing(i);
             self.drag = Some(p - anchor);
         }
     }
@@ -229,7 +374,16 @@ impl Editor {
 
     /// Mouse released: stop dragging (a click that moved nothing leaves no undo step).
     pub fn release(&mut self) {
-        if self.drag.take().is_some() && self.undo.last().is_some_and(|s| s.xml == self.doc.to_xml()) {
+        if self.drag.take().is_none() {
+            return;
+        }
+        let unchanged = match (self.undo.last(), self.selected) {
+            (Some(Step { change: Change::Set { index, thing }, .. }), Some(i)) if *index == i => {
+                self.doc.things.get(i).is_some_and(|now| same_thing(now, thing))
+            }
+            _ => false,
+        };
+        if unchanged {
             self.undo.pop();
         }
     }
@@ -240,20 +394,30 @@ impl Editor {
         self.drag.is_some()
     }
 
-    /// Sets a parameter of the selected thing from text, as the post's `setValueString`. Undoable.
+    /// Sets a parameter of the selected thing from text, as the post's `setValueString`. Undoable;
+    /// on error nothing changes (reading text is all or nothing).
     ///
     /// # Errors
     /// The reflection error (path and expected type) when the text does not fit.
     pub fn set_selected(&mut self, path: &str, text: &str) -> Result<(), lore_reflect::Error> {
-        let Some(i) = self.selected else { return Ok(()) };
-        let before = self.snapshot();
-        let result = self.doc.things[i].set_text(path, text);
-        if result.is_ok() && self.doc.to_xml() != before.xml {
-            self.undo.push(before);
-            self.redo.clear();
+        let Some(i) = self.selected.filter(|&i| i < self.doc.things.len()) else { return Ok(()) };
+        let Some(before) = self.copy_of(i) else { return Ok(()) };
+        self.doc.things[i].set_text(path, text)?;
+        if !same_thing(&self.doc.things[i], &before) {
+            self.push_undo(Change::Set { index: i, thing: before }, self.selected);
         }
-        result
+        Ok(())
     }
+}
+
+/// Whether two things would save the same.
+#[must_use]
+pub fn same_thing(a: &Thing, b: &Thing) -> bool {
+    a.name == b.name
+        && a.kind() == b.kind()
+        && a.value.to_text() == b.value.to_text()
+        && a.unknown == b.unknown
+        && a.rejected == b.rejected
 }
 
 #[cfg(test)]
@@ -334,5 +498,25 @@ mod tests {
         e.load();
         assert_eq!(e.doc.to_xml(), saved, "{}", e.status);
         let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn undo_steps_hold_one_thing_and_walk_back_edits_drags_and_loads() {
+        let mut e = editor();
+        let start = e.doc.to_xml();
+        e.selected = Some(0);
+        e.set_selected("color", "0 , 1 , 0 , 1").unwrap();
+        assert!(e.set_selected("color", "1 , x , 0 , 1").is_err());
+        assert_eq!(e.history(), (2, 0), "a failed edit changes nothing and leaves no step");
+        let anchor = draw::anchor(&*e.doc.things[0].value).unwrap();
+        e.press(anchor);
+        e.drag_to(anchor + Vec2::new(2.0, 0.0));
+        e.release();
+        e.load_xml("<things/>").unwrap();
+        assert!(e.doc.things.is_empty());
+        assert!(e.undo() && e.undo() && e.undo());
+        assert_eq!(e.doc.to_xml(), start);
+        assert!(e.redo() && e.redo() && e.redo());
+        assert!(e.doc.things.is_empty());
     }
 }

@@ -1,4 +1,4 @@
-//! The egui inspector, generated from reflection: sliders from ranges, drag values, colour
+//! The egui inspector, generated from reflection: sliders from ranges, drag values, color
 //! pickers for `#[reflect(color)]`, text fields, variant pickers for enums, lists with + and −.
 
 use lore_reflect::{FieldAttrs, FieldInfo, Reflect, ReflectMut, ValueKind};
@@ -21,7 +21,7 @@ pub fn inspect(ui: &mut egui::Ui, value: &mut dyn Reflect) -> bool {
     changed
 }
 
-/// One labelled field: a line for leaves, vectors and colours, a collapsible block otherwise.
+/// One labelled field: a line for leaves, vectors and colors, a collapsible block otherwise.
 fn row(ui: &mut egui::Ui, name: &str, docs: &str, attrs: FieldAttrs, value: &mut dyn Reflect) -> bool {
     let inline = attrs.color
         || matches!(value.reflect_mut(), ReflectMut::Value(_))
@@ -92,8 +92,8 @@ fn number(ui: &mut egui::Ui, v: &mut dyn lore_reflect::Value, attrs: FieldAttrs)
     response.changed() && v.set_f64(x) && v.as_f64() != old
 }
 
-/// Three or four numbers in a list or struct, as a colour button.
-fn colour(ui: &mut egui::Ui, value: &mut dyn Reflect) -> Option<bool> {
+/// Three or four numbers in a list or struct, as a color button.
+fn color(ui: &mut egui::Ui, value: &mut dyn Reflect) -> Option<bool> {
     let ReflectMut::List(list) = value.reflect_mut() else { return None };
     if !(3..=4).contains(&list.len()) {
         return None;
@@ -102,7 +102,7 @@ fn colour(ui: &mut egui::Ui, value: &mut dyn Reflect) -> Option<bool> {
     for (i, c) in rgba.iter_mut().enumerate().take(list.len()) {
         *c = list.get(i)?.downcast_ref::<f32>().copied()?;
     }
-    // The button may round the colour through 8-bit sRGB; only a user's change counts.
+    // The button may round the color through 8-bit sRGB; only a user's change counts.
     if !ui.color_edit_button_rgba_unmultiplied(&mut rgba).changed() {
         return Some(false);
     }
@@ -117,7 +117,7 @@ fn colour(ui: &mut egui::Ui, value: &mut dyn Reflect) -> Option<bool> {
 /// The widget for one value.
 fn edit(ui: &mut egui::Ui, name: &str, attrs: FieldAttrs, value: &mut dyn Reflect) -> bool {
     if attrs.color
-        && let Some(changed) = colour(ui, value)
+        && let Some(changed) = color(ui, value)
     {
         return changed;
     }
@@ -205,7 +205,7 @@ mod tests {
     use super::*;
     use lore_reflect::Registry;
 
-    /// Lays the inspector out for every kind (enums, options, lists, colours, ranges), two
+    /// Lays the inspector out for every kind (enums, options, lists, colors, ranges), two
     /// frames each: nothing panics and nothing changes without input.
     #[test]
     fn every_kind_lays_out_without_changes() {

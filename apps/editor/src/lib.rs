@@ -4,16 +4,17 @@
 //! - Things of registered kinds ([`kinds`], each registering itself from its own file) draw
 //!   themselves from their reflected fields ([`draw`]).
 //! - The inspector panel is generated from reflection ([`inspector`]): sliders from ranges,
-//!   colour pickers, text fields, variant pickers, lists.
+//!   color pickers, text fields, variant pickers, lists.
 //! - Add, delete, duplicate, select and drag with the mouse, Tab to cycle, undo/redo, save and
 //!   load XML ([`editor`]).
 //!
-//! Headless, with no input, it plays a scripted session (select, recolour, add, duplicate, drag,
+//! Headless, with no input, it plays a scripted session (select, recolor, add, duplicate, drag,
 //! delete, undo) and draws the inspector into the scene ([`overlay`]) so the picture shows it.
 #![deny(missing_docs)]
 
 pub mod draw;
 pub mod editor;
+pub mod files;
 pub mod inspector;
 pub mod kinds;
 pub mod overlay;
@@ -30,6 +31,12 @@ pub const LEVEL: &str = include_str!("level.xml");
 pub const WORLD_MIN: Vec2 = Vec2::new(-16.0, -9.0);
 /// The framed world area's upper corner.
 pub const WORLD_MAX: Vec2 = Vec2::new(6.0, 9.0);
+/// Names are drawn only while at most this many things are in view.
+const MAX_LABELS: usize = 300;
+/// With more things than this in view, each is drawn as its box (zoom in for the figures).
+const MAX_DETAILED: usize = 10_000;
+/// Things smaller than this many pixels are drawn as a dot.
+const DOT_PIXELS: f32 = 3.0;
 /// World room kept free on the right of the level for the in-scene inspector.
 const PANEL_ROOM: f32 = 12.5;
 
@@ -45,6 +52,8 @@ pub struct EditorDemo {
     /// An inspector edit is under way (a slider held): its frames make one undo step.
     edit_in_progress: bool,
     kind_to_add: String,
+    /// Open the file at start (`--level FILE`) instead of showing the built-in level.
+    open_file: bool,
 }
 
 /// The demo, saving to and loading from `level.xml` in the current folder.
@@ -53,14 +62,23 @@ pub fn demo() -> Box<dyn Demo> {
     Box::new(EditorDemo::new(PathBuf::from("level.xml")))
 }
 
-/// The demo, saving to and loading from `file`.
+/// The demo on the built-in level, saving to and loading from `file` (saving over an existing
+/// `file` asks for confirmation first).
 #[must_use]
 pub fn demo_with_file(file: PathBuf) -> Box<dyn Demo> {
     Box::new(EditorDemo::new(file))
 }
 
+/// The editor on the user's `file`: opened at start (an empty level when it does not exist,
+/// created on the first save), no scripted session.
+#[must_use]
+pub fn demo_opening(file: PathBuf) -> Box<dyn Demo> {
+    Box::new(EditorDemo::opening(file))
+}
+
 impl EditorDemo {
-    /// A new editor on `file` (call `reset` before stepping).
+    /// A new editor showing the built-in level, saving to `file` (call `reset` before
+    /// stepping). Headless, it plays the scripted session.
     #[must_use]
     pub fn new(file: PathBuf) -> Self {
         Self {
@@ -70,7 +88,14 @@ impl EditorDemo {
             panel_shown: false,
             edit_in_progress: false,
             kind_to_add: "Disk".into(),
+            open_file: false,
         }
+    }
+
+    /// A new editor that opens `file` on `reset` (see [`Editor::open`]); no scripted session.
+    #[must_use]
+    pub fn opening(file: PathBuf) -> Self {
+        Self { open_file: true, autopilot: false, ..Self::new(file) }
     }
 
     /// The editing session.
@@ -140,11 +165,16 @@ impl Demo for EditorDemo {
     fn reset(&mut self, _seed: u64) {
         let file = self.ed.file.clone();
         self.ed = Editor::new(file);
+        self.frame = 0;
+        if self.open_file {
+            self.ed.open();
+            self.autopilot = false;
+            return;
+        }
         if let Err(e) = self.ed.load_xml(LEVEL) {
             self.ed.status = format!("built-in level: {e}");
         }
         self.ed.selected = None;
-        self.frame = 0;
         self.autopilot = true;
     }
 
@@ -185,7 +215,7 @@ impl Demo for EditorDemo {
             } else if input.key_pressed(Key::Char('d')) {
                 self.ed.duplicate();
             } else if input.key_pressed(Key::Char('s')) {
-                self.ed.save();
+                let _ = self.ed.save();
             } else if input.key_pressed(Key::Char('o')) {
                 self.ed.load();
             }
@@ -194,8 +224,36 @@ impl Demo for EditorDemo {
 
     fn draw(&self, batch: &mut Batch) {
         batch.rect_outline(WORLD_MIN, WORLD_MAX, 0.06, Color::rgb(60, 66, 80));
-        for (i, thing) in self.ed.doc.things.iter().enumerate() {
-            draw::draw(batch, &*thing.value, &thing.name, self.ed.selected == Some(i));
+        // Only what is in view is drawn; a thing smaller than a few pixels is a dot, a crowd of
+        // more than `MAX_DETAILED` things is drawn as boxes, and names are written only while
+        // there are few enough to read. A level may hold 100,000 things: their figures and
+        // labels (millions of triangles, rasterised on the CPU by a software driver), not the
+        // level itself, are what a frame costs.
+        let (view_min, view_max) = batch.visible_rect();
+        let pixel = batch.pixel();
+        let things = &self.ed.doc.things;
+        let visible: Vec<(usize, Vec2, Vec2)> = things
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let (min, max) = draw::bounds(&*t.value)?;
+                let inside = max.cmpge(view_min).all() && min.cmple(view_max).all();
+                inside.then_some((i, min, max))
+            })
+            .collect();
+        let labels = visible.len() <= MAX_LABELS;
+        let detailed = visible.len() <= MAX_DETAILED;
+        for (i, min, max) in visible {
+            let (thing, selected) = (&things[i], self.ed.selected == Some(i));
+            if (max - min).max_element() < DOT_PIXELS * pixel && !selected {
+                let center = (min + max) * 0.5;
+                batch.rect(center - Vec2::splat(pixel), center + Vec2::splat(pixel), draw::color_of(&*thing.value));
+            } else if !detailed && !selected {
+                // Too many in view to draw each figure: its box, two triangles.
+                batch.rect(min, max, draw::color_of(&*thing.value));
+            } else {
+                draw::draw(batch, &*thing.value, &thing.name, selected, labels || selected);
+            }
         }
         if !self.panel_shown {
             overlay::draw(batch, &self.ed);
@@ -212,7 +270,9 @@ impl Demo for EditorDemo {
 
     fn ui(&mut self, ui: &mut egui::Ui) {
         self.panel_shown = true;
-        let before = (self.ed.doc.to_xml(), self.ed.selected);
+        // A copy of the selected thing only (not of the level), for the undo step of an edit.
+        let before = self.ed.selected_copy();
+        let selected_before = self.ed.selected;
         ui.horizontal(|ui| {
             if ui.button("Undo").clicked() {
                 self.ed.undo();
@@ -221,7 +281,7 @@ impl Demo for EditorDemo {
                 self.ed.redo();
             }
             if ui.button("Save").clicked() {
-                self.ed.save();
+                let _ = self.ed.save();
             }
             if ui.button("Load").clicked() {
                 self.ed.load();
@@ -246,15 +306,23 @@ impl Demo for EditorDemo {
         });
         ui.separator();
         ui.label("Things");
-        egui::ScrollArea::vertical().id_salt("things").max_height(180.0).show(ui, |ui| {
-            for i in 0..self.ed.doc.things.len() {
-                let t = &self.ed.doc.things[i];
-                let label = format!("{}  {}", t.kind(), t.name);
-                if ui.selectable_label(self.ed.selected == Some(i), label).clicked() {
-                    self.ed.selected = Some(i);
+        // Only the visible rows are laid out: a level may hold 100,000 things.
+        let row_height = ui.text_style_height(&egui::TextStyle::Button) + ui.spacing().item_spacing.y;
+        let count = self.ed.doc.things.len();
+        egui::ScrollArea::vertical().id_salt("things").max_height(180.0).show_rows(
+            ui,
+            row_height,
+            count,
+            |ui, rows| {
+                for i in rows {
+                    let t = &self.ed.doc.things[i];
+                    let label = format!("{}  {}", t.kind(), t.name);
+                    if ui.selectable_label(self.ed.selected == Some(i), label).clicked() {
+                        self.ed.selected = Some(i);
+                    }
                 }
-            }
-        });
+            },
+        );
         ui.separator();
         let mut changed = false;
         if let Some(i) = self.ed.selected.filter(|&i| i < self.ed.doc.things.len()) {
@@ -262,7 +330,11 @@ impl Demo for EditorDemo {
             ui.heading(format!("{} \"{}\"", thing.kind(), thing.name));
             ui.horizontal(|ui| {
                 ui.label("name");
-                changed |= ui.text_edit_singleline(&mut thing.name).changed();
+                if ui.text_edit_singleline(&mut thing.name).changed() {
+                    // Names are saved in XML, which cannot carry NUL and most control characters.
+                    thing.name.retain(lore_reflect::xml::is_xml_char);
+                    changed = true;
+                }
             });
             egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| {
                 changed |= inspector::inspect(ui, &mut *thing.value);
@@ -277,7 +349,9 @@ impl Demo for EditorDemo {
         if changed {
             self.autopilot = false;
             if !self.edit_in_progress {
-                self.ed.checkpoint_from(before.0, before.1);
+                if let Some((index, thing)) = before {
+                    self.ed.checkpoint_from(index, thing, selected_before);
+                }
                 self.edit_in_progress = true;
             }
         } else if !ui.ctx().input(|i| i.pointer.any_down()) {

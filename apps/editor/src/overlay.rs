@@ -1,6 +1,6 @@
 //! The inspector drawn into the scene, for headless pictures (where egui panels are not shown):
 //! the list of things and the selected thing's fields, read through reflection, with range bars
-//! and colour swatches.
+//! and color swatches.
 
 use crate::draw::color_of;
 use crate::editor::Editor;

@@ -6,6 +6,7 @@
 /// `unsafe` methods (the [`Allocator`](allocator_api2::alloc::Allocator) and
 /// [`GlobalAlloc`](core::alloc::GlobalAlloc) impls) document what they leave undefined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// No free block (or no room left in the stack) fits the request.
     #[error("out of memory: {size} bytes aligned to {align} do not fit")]
@@ -45,6 +46,12 @@ pub enum Error {
     /// memory outside the heap's blocks was written, or the heap has a bug.
     #[error("heap corrupted: {0}")]
     Corrupt(&'static str),
+    /// A handle array holds as many slots as its handles can name.
+    #[error("handle array is full ({limit} slots)")]
+    Full {
+        /// The most slots an array holds.
+        limit: usize,
+    },
     /// An in-place resize asked of a stack allocation that is not the last one.
     #[error("only the last stack allocation can be resized in place")]
     NotLast,

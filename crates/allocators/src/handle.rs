@@ -90,6 +90,19 @@ impl<T> Slot<T> {
 
 const NO_FREE: u32 = u32::MAX;
 
+/// The most slots an array holds: every `u32` but the free-list end mark. (Unit tests use a
+/// small limit so that a full array can be reached.)
+#[cfg(not(test))]
+const MAX_SLOTS: u32 = NO_FREE;
+#[cfg(test)]
+const MAX_SLOTS: u32 = 1000;
+
+/// The index the next new slot gets, or [`Error::Full`].
+#[inline]
+fn next_index(len: usize) -> Result<u32> {
+    u32::try_from(len).ok().filter(|&i| i < MAX_SLOTS).ok_or(Error::Full { limit: MAX_SLOTS as usize })
+}
+
 /// A sparse generational array: values stay in their slot, `get` is one bounds check and one
 /// generation compare.
 ///
@@ -185,15 +198,29 @@ impl<T> HandleArray<T> {
     /// Stores `value` and returns its handle.
     ///
     /// # Panics
-    /// If the array would hold more than `u32::MAX - 1` slots.
+    /// If the array would hold more than `u32::MAX - 1` slots; [`try_insert`](Self::try_insert)
+    /// returns an error instead.
     #[inline]
     pub fn insert(&mut self, value: T) -> Handle {
-        if self.free_head != NO_FREE {
-            return self.insert_vacant(value);
+        match self.try_insert(value) {
+            Ok(handle) => handle,
+            Err(e) => panic!("{e}"),
         }
-        let index = u32::try_from(self.slots.len()).ok().filter(|&i| i < NO_FREE).expect("handle array is full");
+    }
+
+    /// Stores `value` and returns its handle, or [`Error::Full`] (dropping `value`) when every
+    /// one of the `u32::MAX - 1` slots is taken.
+    ///
+    /// # Errors
+    /// [`Error::Full`].
+    #[inline]
+    pub fn try_insert(&mut self, value: T) -> Result<Handle> {
+        if self.free_head != NO_FREE {
+            return Ok(self.insert_vacant(value));
+        }
+        let index = next_index(self.slots.len())?;
         self.slots.push(Slot { generation: 1, contents: Contents { value: ManuallyDrop::new(value) } });
-        Handle { index, generation: NonZeroU32::MIN }
+        Ok(Handle { index, generation: NonZeroU32::MIN })
     }
 
     /// `insert` into the slot at the head of the free list.
@@ -330,9 +357,22 @@ impl<T> DenseHandleArray<T> {
     /// Stores `value` and returns its handle.
     ///
     /// # Panics
-    /// If the array would hold more than `u32::MAX - 1` values.
+    /// If the array would hold more than `u32::MAX - 1` values; [`try_insert`](Self::try_insert)
+    /// returns an error instead.
     pub fn insert(&mut self, value: T) -> Handle {
-        let pos = u32::try_from(self.values.len()).ok().filter(|&i| i < NO_FREE).expect("handle array is full");
+        match self.try_insert(value) {
+            Ok(handle) => handle,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Stores `value` and returns its handle, or [`Error::Full`] (dropping `value`) when the
+    /// array holds `u32::MAX - 1` values or slots.
+    ///
+    /// # Errors
+    /// [`Error::Full`].
+    pub fn try_insert(&mut self, value: T) -> Result<Handle> {
+        let pos = next_index(self.values.len())?;
         let index = if self.free_head != NO_FREE {
             let index = self.free_head;
             let slot = &mut self.slots[index as usize];
@@ -341,16 +381,16 @@ impl<T> DenseHandleArray<T> {
             slot.target = pos;
             index
         } else {
-            let index = u32::try_from(self.slots.len()).ok().filter(|&i| i < NO_FREE).expect("handle array is full");
+            let index = next_index(self.slots.len())?;
             self.slots.push(DenseSlot { generation: 1, target: pos });
             index
         };
         self.values.push(value);
         self.owners.push(index);
-        Handle {
+        Ok(Handle {
             index,
             generation: NonZeroU32::new(self.slots[index as usize].generation).expect("odd generations are non-zero"),
-        }
+        })
     }
 
     #[inline]
@@ -415,6 +455,34 @@ impl<T> DenseHandleArray<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_array_refuses_with_an_error_and_keeps_working() {
+        let mut sparse = HandleArray::new();
+        let mut dense = DenseHandleArray::new();
+        let handles: Vec<Handle> = (0..MAX_SLOTS).map(|i| sparse.try_insert(i).unwrap()).collect();
+        for i in 0..MAX_SLOTS {
+            dense.try_insert(i).unwrap();
+        }
+        assert_eq!(sparse.try_insert(7), Err(Error::Full { limit: MAX_SLOTS as usize }));
+        assert_eq!(dense.try_insert(7), Err(Error::Full { limit: MAX_SLOTS as usize }));
+        assert_eq!(sparse.len(), MAX_SLOTS as usize);
+        assert_eq!(sparse.get(handles[5]), Some(&5));
+        // A removed value frees a slot for the next insert.
+        sparse.remove(handles[5]).unwrap();
+        let again = sparse.try_insert(99).unwrap();
+        assert_eq!(sparse.get(again), Some(&99));
+        assert_eq!(sparse.get(handles[5]), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "handle array is full")]
+    fn insert_panics_when_full() {
+        let mut sparse = HandleArray::new();
+        for i in 0..=MAX_SLOTS {
+            sparse.insert(i);
+        }
+    }
 
     #[test]
     fn handle_is_eight_bytes_with_a_niche() {

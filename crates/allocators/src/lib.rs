@@ -71,3 +71,8 @@ pub use heap::{BlockInfo, Heap, HeapStats, LockedHeap, Policy};
 pub use poison::POISON;
 pub use pool::{LockedPool, LockedSizeClasses, Pool, SizeClasses};
 pub use stack::{Marker, Stack};
+
+/// The guide's examples (docs/allocators.md), run as doc tests.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../../../docs/allocators.md")]
+struct GuideDoctests;

@@ -173,6 +173,7 @@ impl Document {
 
 /// What a load could not take as written; everything else was loaded.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ProblemKind {
     /// No kind of that name is registered; the thing is kept in [`Document::unknown`].
     UnknownKind,
@@ -182,8 +183,8 @@ pub enum ProblemKind {
     MissingParameter,
     /// The parameter appears twice; the last value wins.
     DuplicateParameter,
-    /// The value could not be read; the field keeps its default and the text is kept in
-    /// [`Thing::rejected`].
+    /// The value could not be read; the field keeps its default value, untouched (reading is
+    /// all or nothing), and the text is kept in [`Thing::rejected`].
     BadValue(Error),
     /// A `<rejected>` parameter saved from an earlier load, kept again.
     StillRejected,
@@ -195,13 +196,26 @@ pub enum ProblemKind {
     UnexpectedText,
     /// An attribute the format does not have (ignored).
     UnknownAttribute(String),
+    /// A thing written where things have no place (inside an unexpected element or inside
+    /// another thing): it is skipped with everything in it, and named here so that the user
+    /// can move it to the top level of the file.
+    LostThing {
+        /// The skipped thing's kind as written.
+        kind: String,
+        /// The skipped thing's name.
+        name: String,
+        /// The element it was found in.
+        inside: String,
+    },
 }
 
 /// One problem found while loading.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
-    /// 1-based line of the element.
+    /// 1-based line of the element or attribute (0 for data without lines, such as serde).
     pub line: usize,
+    /// 1-based column, in characters, of the element or attribute (0 when unknown).
+    pub column: usize,
     /// The thing's name (empty outside things).
     pub thing: String,
     /// The thing's kind as written (empty outside things).
@@ -215,6 +229,9 @@ pub struct Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}", self.line)?;
+        if self.column > 0 {
+            write!(f, ", column {}", self.column)?;
+        }
         if !self.kind.is_empty() || !self.thing.is_empty() {
             write!(f, ", thing {:?} ({})", self.thing, self.kind)?;
         }
@@ -226,28 +243,71 @@ impl fmt::Display for Problem {
             ProblemKind::UnknownParameter => write!(f, ": unknown parameter, kept as written"),
             ProblemKind::MissingParameter => write!(f, ": missing, default value used"),
             ProblemKind::DuplicateParameter => write!(f, ": given twice, last value used"),
-            ProblemKind::BadValue(e) => write!(f, ": {e}; default value used, text kept"),
+            ProblemKind::BadValue(e) => write!(f, ": {e}; value left at its default, text kept"),
             ProblemKind::StillRejected => write!(f, ": rejected in an earlier load, text kept"),
             ProblemKind::UnexpectedElement(name) => write!(f, ": unexpected element <{name}> skipped"),
             ProblemKind::MissingAttribute(a) => write!(f, ": missing attribute `{a}`"),
             ProblemKind::UnexpectedText => write!(f, ": unexpected text skipped"),
             ProblemKind::UnknownAttribute(a) => write!(f, ": unknown attribute `{a}` ignored"),
+            ProblemKind::LostThing { kind, name, inside } => {
+                write!(f, ": thing {name:?} ({kind}) inside <{inside}> skipped (things belong at the top level)")
+            }
         }
     }
 }
 
-/// The problems of one load, in file order.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The problems of one load, in file order: the first [`Report::max_problems`] are kept,
+/// the rest only counted (a hostile file cannot make the report grow without bound).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
-    /// The problems.
+    /// The problems kept.
     pub problems: Vec<Problem>,
+    /// Problems found after [`problems`](Self::problems) was full: counted, not kept.
+    pub omitted: usize,
+    max_problems: usize,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Self::with_max_problems(Self::DEFAULT_MAX_PROBLEMS)
+    }
 }
 
 impl Report {
+    /// How many problems a report keeps unless told otherwise.
+    pub const DEFAULT_MAX_PROBLEMS: usize = 10_000;
+
+    /// An empty report that keeps at most `max_problems` problems.
+    #[must_use]
+    pub fn with_max_problems(max_problems: usize) -> Self {
+        Self { problems: Vec::new(), omitted: 0, max_problems }
+    }
+
+    /// The most problems this report keeps.
+    #[must_use]
+    pub fn max_problems(&self) -> usize {
+        self.max_problems
+    }
+
+    /// Adds a problem, or counts it in [`omitted`](Self::omitted) when the report is full.
+    pub fn push(&mut self, problem: Problem) {
+        if self.problems.len() < self.max_problems {
+            self.problems.push(problem);
+        } else {
+            self.omitted = self.omitted.saturating_add(1);
+        }
+    }
+
+    /// The number of problems found, kept or not.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.problems.len().saturating_add(self.omitted)
+    }
+
     /// Whether the file loaded exactly as written.
     #[must_use]
     pub fn is_clean(&self) -> bool {
-        self.problems.is_empty()
+        self.total() == 0
     }
 }
 
@@ -256,15 +316,25 @@ impl fmt::Display for Report {
         for p in &self.problems {
             writeln!(f, "{p}")?;
         }
+        if self.omitted > 0 {
+            writeln!(f, "… and {} more problems not listed", self.omitted)?;
+        }
         Ok(())
     }
 }
 
 /// Applies one parameter to a thing, recording problems. Shared by the XML and serde loaders.
 #[cfg_attr(not(any(feature = "xml", feature = "serde")), allow(dead_code))] // used by the loaders
-pub(crate) fn apply_param(thing: &mut Thing, seen: &mut [bool], param: Param, line: usize, report: &mut Report) {
+pub(crate) fn apply_param(
+    thing: &mut Thing,
+    seen: &mut [bool],
+    param: Param,
+    (line, column): (usize, usize),
+    report: &mut Report,
+) {
     let problem = |thing: &Thing, parameter: &str, reason| Problem {
         line,
+        column,
         thing: thing.name.clone(),
         kind: thing.kind().to_string(),
         parameter: Some(parameter.to_string()),
@@ -275,12 +345,12 @@ pub(crate) fn apply_param(thing: &mut Thing, seen: &mut [bool], param: Param, li
         _ => (param.name == VALUE_PARAM).then_some(0),
     };
     let Some(index) = index else {
-        report.problems.push(problem(thing, &param.name, ProblemKind::UnknownParameter));
+        report.push(problem(thing, &param.name, ProblemKind::UnknownParameter));
         thing.unknown.push(param);
         return;
     };
     if seen.get(index).copied().unwrap_or(false) {
-        report.problems.push(problem(thing, &param.name, ProblemKind::DuplicateParameter));
+        report.push(problem(thing, &param.name, ProblemKind::DuplicateParameter));
         thing.rejected.retain(|p| p.name != param.name);
     }
     if let Some(s) = seen.get_mut(index) {
@@ -295,7 +365,7 @@ pub(crate) fn apply_param(thing: &mut Thing, seen: &mut [bool], param: Param, li
         None => &mut *thing.value,
     };
     if let Err(e) = text::set_text(target, &param.value) {
-        report.problems.push(problem(thing, &param.name, ProblemKind::BadValue(e.with_prefix(&param.name))));
+        report.push(problem(thing, &param.name, ProblemKind::BadValue(e.with_prefix(&param.name))));
         thing.rejected.push(param);
     }
 }
@@ -311,7 +381,7 @@ pub(crate) fn param_count(value: &dyn Reflect) -> usize {
 
 /// Reports the parameters not seen (unless marked `#[reflect(default)]`).
 #[cfg_attr(not(any(feature = "xml", feature = "serde")), allow(dead_code))] // used by the loaders
-pub(crate) fn report_missing(thing: &Thing, seen: &[bool], line: usize, report: &mut Report) {
+pub(crate) fn report_missing(thing: &Thing, seen: &[bool], (line, column): (usize, usize), report: &mut Report) {
     let fields = match &thing.value.type_info().shape {
         Shape::Struct(s) => s.fields,
         _ => &[],
@@ -322,8 +392,9 @@ pub(crate) fn report_missing(thing: &Thing, seen: &[bool], line: usize, report: 
         }
         let (name, optional) = fields.get(i).map_or((VALUE_PARAM, false), |f| (f.name, f.attrs.default));
         if !optional {
-            report.problems.push(Problem {
+            report.push(Problem {
                 line,
+                column,
                 thing: thing.name.clone(),
                 kind: thing.kind().to_string(),
                 parameter: Some(name.to_string()),

@@ -176,7 +176,7 @@ pub struct FieldAttrs {
     pub range: Option<(f64, f64)>,
     /// `#[reflect(step = s)]`: the step of an editor's drag or slider.
     pub step: Option<f64>,
-    /// `#[reflect(color)]`: three or four numbers in 0..=1 that an editor shows as a colour.
+    /// `#[reflect(color)]`: three or four numbers in 0..=1 that an editor shows as a color.
     pub color: bool,
     /// `#[reflect(default)]`: a document may leave this field out without a report.
     pub default: bool,

@@ -4,11 +4,12 @@
 //! - `#[derive(Reflect)]` describes a struct or enum (generic or not): its fields with names,
 //!   types, docs and editor attributes ([`TypeInfo`]).
 //! - Values are read and written by name ([`field`](trait.Reflect.html#method.field): a
-//!   derived match on the name's hash, the same ~2.4 ns for any field), by path (`"transform.position.x"`, `"items[3]"`,
+//!   derived match on the name's hash, the same cost for any field), by path (`"transform.position.x"`, `"items[3]"`,
 //!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`Handle`]s in hot loops,
 //!   or as text ([`set_text`](trait.Reflect.html#method.set_text) /
 //!   [`to_text`](trait.Reflect.html#method.to_text)): every supported type has a text form that
-//!   reads back to the exact same value, floats included.
+//!   reads back to the exact same value, floats included, and reading is all or nothing (on
+//!   error the value is left exactly as it was).
 //! - A [`Registry`] creates values by kind name; kinds register themselves from their own
 //!   files (`#[reflect(register)]`, link-time collection) or by hand on targets without it.
 //! - A [`Document`] is a list of named things; it round-trips through XML in the shape of the
@@ -92,6 +93,7 @@ mod reflect;
 mod registry;
 #[cfg(feature = "serde")]
 mod serde_doc;
+mod snapshot;
 pub mod text;
 #[cfg(feature = "xml")]
 pub mod xml;
@@ -109,7 +111,7 @@ pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]
 pub use serde_doc::{DocumentData, ThingData};
 #[cfg(feature = "xml")]
-pub use xml::{Limits, LoadError};
+pub use xml::{Limits, LoadError, SaveError};
 
 /// Derives [`Reflect`](trait@Reflect) and [`Typed`] for a struct (named, tuple or unit) or an
 /// enum (unit, tuple and struct variants), generic or not.
@@ -132,7 +134,7 @@ pub use xml::{Limits, LoadError};
 /// - `#[reflect(default)]`: a document may leave it out without a report.
 /// - `#[reflect(doc = "...")]`: doc text (otherwise the `///` comment is used).
 /// - `#[reflect(range = 0.0..=10.0)]`, `#[reflect(step = 0.5)]`: slider range and step.
-/// - `#[reflect(color)]`: an editor shows three or four numbers in `0..=1` as a colour.
+/// - `#[reflect(color)]`: an editor shows three or four numbers in `0..=1` as a color.
 ///
 /// ```
 /// use lore_reflect::{Reflect, Typed};
@@ -158,6 +160,11 @@ pub use xml::{Limits, LoadError};
 #[cfg(feature = "derive")]
 pub use lore_reflect_derive::Reflect;
 
+/// The guide's examples (docs/reflect.md), run as doc tests.
+#[cfg(all(doctest, feature = "derive", feature = "xml", feature = "inventory"))]
+#[doc = include_str!("../../../docs/reflect.md")]
+struct GuideDoctests;
+
 /// Paths the derive's generated code names. Not meant to be used directly.
 #[doc(hidden)]
 pub mod __private {
@@ -167,6 +174,7 @@ pub mod __private {
     };
     pub use crate::reflect::{Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed};
     pub use crate::registry::{Kind, Registration};
+    pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};
     pub use core::any::{Any, type_name};
     #[cfg(feature = "inventory")]

@@ -291,9 +291,9 @@ impl dyn Reflect {
     ///
     /// # Errors
     /// When the shapes differ, a field of `other` is missing from `self`, or a leaf's text
-    /// does not fit; parts copied before the error keep their new values.
+    /// does not fit; `self` is then left exactly as it was.
     pub fn apply(&mut self, other: &dyn Reflect) -> Result<(), Error> {
-        crate::apply::apply(self, other)
+        crate::snapshot::all_or_nothing(self, |target| crate::apply::apply(target, other))
     }
 }
 

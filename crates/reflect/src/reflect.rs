@@ -244,4 +244,11 @@ pub trait Value: Reflect {
     }
     /// Copies `other` into `self` when it is a value of the same type; false otherwise.
     fn copy_from(&mut self, other: &dyn Reflect) -> bool;
+    /// A copy of the value, used to put it back bit for bit when a composite text fails to
+    /// parse part-way. Every leaf of this crate (and of [`reflect_value!`](crate::reflect_value))
+    /// returns one; the default returns `None`, and such a value is put back from its text
+    /// form instead.
+    fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+        None
+    }
 }

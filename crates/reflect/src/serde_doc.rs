@@ -71,11 +71,12 @@ impl Document {
                     let mut seen = vec![false; param_count(&*value)];
                     let mut thing = Thing::new(t.name, value);
                     for p in t.parameters {
-                        apply_param(&mut thing, &mut seen, p, 0, &mut report);
+                        apply_param(&mut thing, &mut seen, p, (0, 0), &mut report);
                     }
                     for p in t.rejected {
-                        report.problems.push(Problem {
+                        report.push(Problem {
                             line: 0,
+                            column: 0,
                             thing: thing.name.clone(),
                             kind: t.kind.clone(),
                             parameter: Some(p.name.clone()),
@@ -83,12 +84,13 @@ impl Document {
                         });
                         thing.rejected.push(p);
                     }
-                    report_missing(&thing, &seen, 0, &mut report);
+                    report_missing(&thing, &seen, (0, 0), &mut report);
                     doc.things.push(thing);
                 }
                 Err(_) => {
-                    report.problems.push(Problem {
+                    report.push(Problem {
                         line: 0,
+                        column: 0,
                         thing: t.name.clone(),
                         kind: t.kind.clone(),
                         parameter: None,

@@ -1,7 +1,7 @@
 //! The text form of any reflected value: what `set_text` reads and `to_text` writes.
 //!
 //! Leaves write their own text (`111.11`, `true`, `hello`). Composite values are lists of
-//! their parts separated by `" , "`, as in the colour `1 , 0 , 0.5 , 1` of the world editor
+//! their parts separated by `" , "`, as in the color `1 , 0 , 0.5 , 1` of the world editor
 //! post; nested parts are bracketed:
 //!
 //! | value | text |
@@ -14,12 +14,13 @@
 //!
 //! When reading, structs also accept their fields by name (`x: 1.5 , y: 2`), a struct with one
 //! field accepts its field's text alone, and whitespace around parts is ignored. Reading stops
-//! with an [`Error`] naming the path and the expected type; values are changed
-//! part by part, so on error the parts before the bad one keep their new values.
+//! with an [`Error`] naming the path and the expected type. Reading is all or nothing: when
+//! any part is wrong, the value is left exactly as it was (a copy is taken first and put back).
 
 use crate::error::{Error, excerpt};
 use crate::info::ValueKind;
 use crate::reflect::{Reflect, ReflectMut, ReflectRef};
+use crate::snapshot::all_or_nothing;
 use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -288,13 +289,14 @@ pub fn set_text(target: &mut dyn Reflect, text: &str) -> Result<(), Error> {
     // A top-level enum is one item (`Some(3)`), not a list of one.
     let single_enum =
         matches!(target.reflect_mut(), ReflectMut::Enum(_)) && matches!(items.as_slice(), [Item { key: None, .. }]);
-    match items.into_iter() {
+    let node = match items.into_iter() {
         mut one if single_enum => match one.next() {
-            Some(item) => apply(&item.value, target, &mut path),
-            None => Ok(()),
+            Some(item) => item.value,
+            None => return Ok(()),
         },
-        all => apply(&Node::List(all.collect()), target, &mut path),
-    }
+        all => Node::List(all.collect()),
+    };
+    all_or_nothing(target, |target| apply(&node, target, &mut path))
 }
 
 fn describe(node: &Node<'_>) -> String {

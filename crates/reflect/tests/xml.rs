@@ -226,6 +226,7 @@ fn unexpected_elements_and_text_are_reported_and_skipped() {
         [
             (2, ProblemKind::UnexpectedText),
             (3, ProblemKind::UnexpectedElement("group".into())),
+            (3, ProblemKind::LostThing { kind: "Thing2".into(), name: "inner".into(), inside: "group".into() }),
             (4, ProblemKind::UnexpectedElement("b".into())),
         ]
     );
@@ -257,4 +258,107 @@ fn comments_are_kept_and_unknown_attributes_reported() {
     let (again, report) = Document::from_xml(&xml, &registry()).unwrap();
     assert!(report.is_clean());
     assert_eq!(again.to_xml(), xml);
+}
+
+#[test]
+fn errors_inside_tags_have_their_own_line_and_column() {
+    // An attribute error on line 10 is reported on line 10, at the attribute.
+    let mut text = String::from("<things>\n");
+    for i in 0..8 {
+        text.push_str(&format!("  <thing kind=\"Thing2\" name=\"t{i}\"/>\n"));
+    }
+    text.push_str("  <thing kind=\"Thing2\" name=\"a\" name=\"b\"/>\n</things>");
+    match load(&text) {
+        Err(LoadError::Malformed { line, column, .. }) => assert_eq!((line, column), (10, 33)),
+        other => panic!("{other:?}"),
+    }
+    let text = "<things>\n\n  <thing kind=\"Thing2\"\n     name=\"a\" bad/>\n</things>";
+    assert!(matches!(load(text), Err(LoadError::Malformed { line: 4, .. })), "{:?}", load(text));
+    let text = "<things>\n  <thing kind=\"Thing2\" name=\"&bogus;\"/>\n</things>";
+    assert!(matches!(load(text), Err(LoadError::Malformed { line: 2, column: 24, .. })), "{:?}", load(text));
+    // Report lines carry columns too, and the message names both.
+    let text = "<things>\n  <thing kind=\"Thing2\" name=\"a\">\n    <parameter name=\"x\" value=\"?\"/>  <oops/>\n  </thing>\n</things>";
+    let (_, report) = Document::from_xml(text, &registry()).unwrap();
+    let at: Vec<_> = report.problems.iter().map(|p| (p.line, p.column)).collect();
+    assert_eq!(at, [(3, 25), (3, 38), (2, 3), (2, 3)], "{report}");
+    assert!(report.problems[0].to_string().starts_with("line 3, column 25,"), "{report}");
+}
+
+#[test]
+fn characters_xml_cannot_carry_are_refused_on_load_and_on_save() {
+    for (text, at) in [
+        ("<things>\n  <thing kind=\"Thing2\" name=\"a\u{0}b\"/>\n</things>", (2, 31)),
+        ("<things>\n  <thing kind=\"Thing2\" name=\"a&#0;b\"/>\n</things>", (2, 24)),
+        ("<things>\n  <thing kind=\"Thing2\" name=\"a&#x1;b\"/>\n</things>", (2, 24)),
+        ("<things>\n<!-- \u{FFFE} -->\n</things>", (2, 6)),
+    ] {
+        match load(text) {
+            // quick-xml refuses some character references itself.
+            Err(LoadError::InvalidChar { line, column, .. } | LoadError::Malformed { line, column, .. }) => {
+                assert_eq!((line, column), at, "{text:?}");
+            }
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+    let mut doc = Document::new();
+    doc.things.push(Thing::new("bad\u{0}name", Box::new(Thing2::default())));
+    let err = doc.try_to_xml().unwrap_err();
+    assert!(err.to_string().contains("U+0000") && err.to_string().contains("bad\u{FFFD}name"), "{err}");
+    doc.things[0].name = "good".into();
+    doc.things[0].set_text("x", "1").unwrap();
+    let mut bad_value = Document::new();
+    bad_value.unknown.push(lore_reflect::RawThing {
+        kind: "Dragon".into(),
+        name: "smaug".into(),
+        params: vec![lore_reflect::Param::new("fire", "\u{1b}[31m")],
+    });
+    let err = bad_value.try_to_xml().unwrap_err();
+    assert!(err.to_string().contains("parameter `fire`") && err.to_string().contains("U+001B"), "{err}");
+    assert_eq!(doc.try_to_xml().unwrap(), doc.to_xml());
+}
+
+#[test]
+fn things_where_things_have_no_place_are_named_in_the_report() {
+    let text = r#"<things>
+  <thing kind="Thing2" name="outer">
+    <parameter name="x" value="1"/><parameter name="y" value="2"/><parameter name="j" value="3"/>
+    <thing kind="Thing1" name="nested"><parameter name="x" value="9"/></thing>
+  </thing>
+  <layer><sub><thing kind="Dragon" name="deep"/></sub></layer>
+</things>"#;
+    let (doc, report) = Document::from_xml(text, &registry()).unwrap();
+    assert_eq!(doc.things.len(), 1);
+    assert_eq!(doc.things[0].value.downcast_ref::<Thing2>(), Some(&Thing2 { x: 1.0, y: 2.0, j: 3 }));
+    let lost: Vec<_> = report
+        .problems
+        .iter()
+        .filter_map(|p| match &p.reason {
+            ProblemKind::LostThing { kind, name, inside } => {
+                Some((p.line, kind.as_str(), name.as_str(), inside.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, [(4, "Thing1", "nested", "thing"), (6, "Dragon", "deep", "sub")], "{report}");
+    assert!(report.to_string().contains(r#"thing "deep" (Dragon) inside <sub> skipped"#), "{report}");
+}
+
+#[test]
+fn a_report_keeps_a_bounded_number_of_problems_and_counts_the_rest() {
+    let mut text = String::from("<things>");
+    for _ in 0..50_000 {
+        text.push_str("<junk/>");
+    }
+    text.push_str("<thing kind=\"Thing2\" name=\"kept\"/></things>");
+    let limits = Limits { max_problems: 100, ..Limits::default() };
+    let (doc, report) = Document::from_xml_with(&text, &registry(), &limits).unwrap();
+    assert_eq!(doc.things.len(), 1);
+    assert_eq!(report.problems.len(), 100);
+    assert_eq!(report.omitted, 50_000 + 3 - 100);
+    assert_eq!(report.total(), 50_003);
+    assert!(!report.is_clean());
+    assert!(report.to_string().ends_with("… and 49903 more problems not listed\n"));
+    // The default keeps ten thousand.
+    let (_, report) = Document::from_xml(&text, &registry()).unwrap();
+    assert_eq!((report.problems.len(), report.omitted), (10_000, 40_003));
 }

@@ -12,7 +12,7 @@ pub struct Block {
     /// Rotation in radians, counter-clockwise.
     #[reflect(range = -std::f64::consts::PI..=std::f64::consts::PI, step = 0.01)]
     pub angle: f32,
-    /// Fill colour.
+    /// Fill color.
     #[reflect(color)]
     pub color: [f32; 4],
 }

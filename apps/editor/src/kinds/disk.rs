@@ -10,7 +10,7 @@ pub struct Disk {
     /// Radius, world units.
     #[reflect(range = 0.2..=6.0, step = 0.05)]
     pub radius: f32,
-    /// Fill colour (red, green, blue, alpha in 0..=1).
+    /// Fill color (red, green, blue, alpha in 0..=1).
     #[reflect(color)]
     pub color: [f32; 4],
 }

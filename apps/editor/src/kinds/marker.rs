@@ -31,7 +31,7 @@ pub struct Marker {
     /// A note for level designers.
     #[reflect(default)]
     pub note: Option<String>,
-    /// Ring colour.
+    /// Ring color.
     #[reflect(color)]
     pub color: [f32; 4],
 }

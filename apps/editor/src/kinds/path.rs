@@ -12,7 +12,7 @@ pub struct Path {
     pub width: f32,
     /// Whether the last point joins the first.
     pub closed: bool,
-    /// Line colour.
+    /// Line color.
     #[reflect(color)]
     pub color: [f32; 4],
 }

@@ -19,7 +19,7 @@ pub struct Star {
     /// Rotation in radians.
     #[reflect(range = -std::f64::consts::PI..=std::f64::consts::PI, step = 0.01)]
     pub angle: f32,
-    /// Fill colour.
+    /// Fill color.
     #[reflect(color)]
     pub color: [f32; 4],
 }

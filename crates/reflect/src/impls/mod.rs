@@ -130,6 +130,9 @@ macro_rules! reflect_value {
                     ::core::option::Option::None => false,
                 }
             }
+            fn clone_value(&self) -> ::core::option::Option<$crate::__private::Box<dyn $crate::Reflect>> {
+                ::core::option::Option::Some($crate::__private::Box::new(::core::clone::Clone::clone(self)))
+            }
         }
     };
 }

@@ -17,30 +17,50 @@ pub fn write_float<F: Into<f64> + Copy + core::fmt::Display + core::fmt::LowerEx
     };
 }
 
-macro_rules! float {
-    ($t:ty, $bits:literal) => {
+/// Whether `text` spells infinity itself (`inf`, `-Infinity`, …) rather than a number too
+/// large for the type.
+fn names_infinity(text: &str) -> bool {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    digits.eq_ignore_ascii_case("inf") || digits.eq_ignore_ascii_case("infinity")
+}
+
+/// `Typed` and `Reflect` for a leaf type.
+macro_rules! leaf_info {
+    ($t:ty, $name:expr, $kind:expr) => {
         impl Typed for $t {
-            const INFO: &'static TypeInfo = &TypeInfo {
-                name: stringify!($t),
-                type_path: core::any::type_name::<$t>,
-                docs: "",
-                shape: Shape::Value(ValueKind::Float($bits)),
-            };
+            const INFO: &'static TypeInfo =
+                &TypeInfo { name: $name, type_path: core::any::type_name::<$t>, docs: "", shape: Shape::Value($kind) };
         }
         impl Reflect for $t {
             reflect_common!(Value);
         }
-        impl Value for $t {
-            #[inline]
-            fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-                match other.as_any().downcast_ref::<$t>() {
-                    Some(v) => {
-                        *self = *v;
-                        true
-                    }
-                    None => false,
+    };
+}
+
+/// `Value::copy_from` and `Value::clone_value` for a `Clone` leaf type.
+macro_rules! leaf_copy {
+    ($t:ty) => {
+        #[inline]
+        fn copy_from(&mut self, other: &dyn Reflect) -> bool {
+            match other.as_any().downcast_ref::<$t>() {
+                Some(v) => {
+                    Clone::clone_from(self, v);
+                    true
                 }
+                None => false,
             }
+        }
+        fn clone_value(&self) -> Option<alloc::boxed::Box<dyn Reflect>> {
+            Some(alloc::boxed::Box::new(Clone::clone(self)))
+        }
+    };
+}
+
+macro_rules! float {
+    ($t:ty, $bits:literal) => {
+        leaf_info!($t, stringify!($t), ValueKind::Float($bits));
+        impl Value for $t {
+            leaf_copy!($t);
             fn kind(&self) -> ValueKind {
                 ValueKind::Float($bits)
             }
@@ -49,7 +69,13 @@ macro_rules! float {
             }
             #[inline]
             fn parse_text(&mut self, text: &str) -> Result<(), ParseError> {
-                match text.trim().parse::<$t>() {
+                let text = text.trim();
+                match text.parse::<$t>() {
+                    // A finite literal that rounds to infinity is out of range, not `inf`.
+                    Ok(v) if v.is_infinite() && !names_infinity(text) => Err(ParseError {
+                        expected: stringify!($t),
+                        reason: concat!("out of range (beyond ±", stringify!($t), "::MAX)").to_string(),
+                    }),
                     Ok(v) => {
                         *self = v;
                         Ok(())
@@ -72,28 +98,9 @@ float!(f64, 64);
 
 macro_rules! int {
     ($t:ty, $kind:ident, $bits:expr) => {
-        impl Typed for $t {
-            const INFO: &'static TypeInfo = &TypeInfo {
-                name: stringify!($t),
-                type_path: core::any::type_name::<$t>,
-                docs: "",
-                shape: Shape::Value(ValueKind::$kind($bits)),
-            };
-        }
-        impl Reflect for $t {
-            reflect_common!(Value);
-        }
+        leaf_info!($t, stringify!($t), ValueKind::$kind($bits));
         impl Value for $t {
-            #[inline]
-            fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-                match other.as_any().downcast_ref::<$t>() {
-                    Some(v) => {
-                        *self = *v;
-                        true
-                    }
-                    None => false,
-                }
-            }
+            leaf_copy!($t);
             fn kind(&self) -> ValueKind {
                 ValueKind::$kind($bits)
             }
@@ -135,32 +142,12 @@ int!(u32, Uint, 32);
 int!(u64, Uint, 64);
 int!(usize, Uint, usize::BITS as u8);
 
-macro_rules! leaf_info {
-    ($t:ty, $name:literal, $kind:expr) => {
-        impl Typed for $t {
-            const INFO: &'static TypeInfo =
-                &TypeInfo { name: $name, type_path: core::any::type_name::<$t>, docs: "", shape: Shape::Value($kind) };
-        }
-        impl Reflect for $t {
-            reflect_common!(Value);
-        }
-    };
-}
 leaf_info!(bool, "bool", ValueKind::Bool);
 leaf_info!(char, "char", ValueKind::Char);
 leaf_info!(String, "String", ValueKind::String);
 
 impl Value for bool {
-    #[inline]
-    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-        match other.as_any().downcast_ref::<bool>() {
-            Some(v) => {
-                self.clone_from(v);
-                true
-            }
-            None => false,
-        }
-    }
+    leaf_copy!(bool);
     fn kind(&self) -> ValueKind {
         ValueKind::Bool
     }
@@ -186,16 +173,7 @@ impl Value for bool {
 }
 
 impl Value for char {
-    #[inline]
-    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-        match other.as_any().downcast_ref::<char>() {
-            Some(v) => {
-                self.clone_from(v);
-                true
-            }
-            None => false,
-        }
-    }
+    leaf_copy!(char);
     fn kind(&self) -> ValueKind {
         ValueKind::Char
     }
@@ -216,16 +194,7 @@ impl Value for char {
 }
 
 impl Value for String {
-    #[inline]
-    fn copy_from(&mut self, other: &dyn Reflect) -> bool {
-        match other.as_any().downcast_ref::<String>() {
-            Some(v) => {
-                self.clone_from(v);
-                true
-            }
-            None => false,
-        }
-    }
+    leaf_copy!(String);
     fn kind(&self) -> ValueKind {
         ValueKind::String
     }

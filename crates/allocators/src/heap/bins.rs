@@ -1,0 +1,116 @@
+//! The free lists: size classes (bins) with a two-level bitmap for good fit, one list for the
+//! other policies, and the links kept inside free blocks.
+
+use super::block::{BINS, FREE_TAG, HEADER, Heap, NONE};
+use super::policy::Policy;
+
+/// power of two. Branch-free: `u | 8` makes sizes below 8 units share the first power's
+/// shift of 0, where `s * 8 + (u >> s)` is `u` itself.
+#[inline(always)]
+pub(super) fn bin_of_units(u: usize) -> usize {
+    let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
+    s * 8 + (u >> s)
+}
+
+/// The first bin whose every block holds at least `u` units (`u` rounded up to the next bin
+/// boundary, then [`bin_of_units`]).
+#[inline(always)]
+pub(super) fn bin_at_least(u: usize) -> usize {
+    let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
+    bin_of_units(u + (1 << s) - 1)
+}
+
+impl Heap<'_> {
+    /// The list number [`Heap::insert_free`] left in a free block's header. (Callers mask it
+    /// with `% BINS` only to spare a bounds check: it is always below `BINS`, which
+    /// [`Heap::check`] verifies.)
+    #[inline(always)]
+    pub(super) fn stored_bin(&self, off: usize) -> usize {
+        // SAFETY: callers pass free blocks' header offsets.
+        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(3).read() as usize }
+    }
+
+    #[inline]
+    pub(super) fn links(&self, off: usize) -> (u32, u32) {
+        // SAFETY: `off` is a free block, whose payload starts with its two links.
+        unsafe {
+            let p = self.base.as_ptr().add(off + HEADER).cast::<u32>();
+            (p.read(), p.add(1).read())
+        }
+    }
+
+    #[inline]
+    pub(super) fn set_next(&mut self, off: u32, next: u32) {
+        // SAFETY: `off` is a free block.
+        unsafe { self.base.as_ptr().add(off as usize + HEADER).cast::<u32>().write(next) };
+    }
+
+    #[inline]
+    pub(super) fn set_prev(&mut self, off: u32, prev: u32) {
+        // SAFETY: `off` is a free block.
+        unsafe { self.base.as_ptr().add(off as usize + HEADER).cast::<u32>().add(1).write(prev) };
+    }
+
+    /// The free list of a block of `size` bytes under the heap's policy (for the checks; the
+    /// hot paths use [`Heap::bin`], resolved at compile time).
+    pub(super) fn bin_for(&self, size: usize) -> usize {
+        if self.policy == Policy::GoodFit { Self::bin::<true>(size) } else { Self::bin::<false>(size) }
+    }
+
+    /// The free list of a block of `size` bytes: its size class under good fit (`GF`), the
+    /// one list otherwise.
+    #[inline(always)]
+    pub(super) fn bin<const GF: bool>(size: usize) -> usize {
+        if GF { bin_of_units(size / 16) } else { 0 }
+    }
+
+    /// Marks `off..off+size` free (its `prev_size` is kept) and pushes it on its list.
+    #[inline(always)]
+    pub(super) fn insert_free<const GF: bool>(&mut self, off: usize, size: usize) {
+        let bin = Self::bin::<GF>(size);
+        let head = self.heads[bin];
+        // SAFETY: `off` starts a block of `size` bytes inside the area; its header's size,
+        // tag and list words are rewritten, its boundary tag kept.
+        unsafe {
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.write(size as u32);
+            p.add(2).write(FREE_TAG ^ off as u32);
+            p.add(3).write(bin as u32);
+        }
+        let o = off as u32;
+        self.set_next(o, head);
+        self.set_prev(o, NONE);
+        if head != NONE {
+            self.set_prev(head, o);
+        }
+        self.heads[bin] = o;
+        self.bitmap[bin / 64] |= 1 << (bin % 64);
+        self.summary |= 1 << (bin / 64);
+    }
+
+    /// Unlinks the free block at `off` from its list (whose number [`Heap::insert_free`]
+    /// left in the header, so the size class is not worked out again).
+    #[inline(always)]
+    pub(super) fn remove_free<const GF: bool>(&mut self, off: usize) {
+        let bin = if GF { self.stored_bin(off) % BINS } else { 0 };
+        let (next, prev) = self.links(off);
+        if prev == NONE {
+            self.heads[bin] = next;
+            if next == NONE {
+                let word = &mut self.bitmap[bin / 64];
+                *word &= !(1 << (bin % 64));
+                if *word == 0 {
+                    self.summary &= !(1 << (bin / 64));
+                }
+            }
+        } else {
+            self.set_next(prev, next);
+        }
+        if next != NONE {
+            self.set_prev(next, prev);
+        }
+        if !GF && self.rover == off as u32 {
+            self.rover = next;
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! A general-purpose heap over a caller-given region: free list with first-fit, next-fit and
+//! best-fit policies, plus a segregated "good fit" (TLSF-style bins with a bitmap), block
+//! splitting, coalescing on free, headers inside the region, in-place realloc, statistics and
+//! an integrity check.
+//!
+//! # Layout of the region
+//!
+//! The region is cut into blocks, each a multiple of 16 bytes and at least 32, each starting
+//! with a 16-byte header:
+//!
+//! ```text
+//! | size u32 | prev_size u32 | tag u32 | unused u32 | payload ...            |
+//!                                                   ^ pointer handed out (16-aligned)
+//! free blocks keep their free list's number in the unused word and two u32 links (next,
+//! prev) at the start of the payload
+//! ```
+//!
+//! `prev_size` (a boundary tag) lets a free find its left neighbour in O(1). `tag` is a magic
+//! value mixed with the block's own offset, different for used and free blocks, so freeing a
+//! pointer twice or freeing a pointer into the middle of a block is reported instead of
+//! corrupting the heap. The last 16 bytes hold a sentinel header marked used, so coalescing
+//! needs no bounds check on the right.
+
+mod bins;
+mod block;
+mod fit;
+mod locked;
+mod policy;
+mod stats;
+#[cfg(test)]
+mod tests;
+
+use core::alloc::Layout;
+use core::ptr::{self, NonNull};
+
+use crate::error::{Error, Result};
+use block::{DEAD_TAG, FREE_TAG, HEADER, Hdr, LINKS, MIN_BLOCK, USED_TAG};
+
+pub use block::Heap;
+pub use locked::LockedHeap;
+pub use policy::Policy;
+pub use stats::{BlockInfo, HeapStats};
+
+impl<'a> Heap<'a> {
+    /// A heap over `region` (64 bytes to 4 GiB; the start is aligned up to 16).
+    ///
+    /// # Errors
+    /// [`Error::BadRegion`] if the region is too small or too large.
+    pub fn new(region: &'a mut [u8], policy: Policy) -> Result<Self> {
+        let len = region.len();
+        // SAFETY: the region is exclusively borrowed for `'a`, which the heap carries.
+        unsafe { Self::from_raw(region.as_mut_ptr(), len, policy) }
+    }
+
+    /// A heap over raw memory.
+    ///
+    /// # Safety
+    /// `ptr..ptr+len` must be valid for reads and writes, used by nothing else, for `'a`.
+    ///
+    /// # Errors
+    /// [`Error::BadRegion`] if the region is too small or too large.
+    pub unsafe fn from_raw(ptr: *mut u8, len: usize, policy: Policy) -> Result<Self> {
+        let start = ptr as usize;
+        let base = (start + 15) & !15;
+        let avail = (start + len).saturating_sub(base) & !15;
+        if avail < MIN_BLOCK + HEADER || avail - HEADER > u32::MAX as usize & !15 {
+            return Err(Error::BadRegion(len));
+        }
+        let mut heap = Self::empty(policy);
+        // SAFETY: `base` is inside the non-empty region.
+        heap.base = unsafe { NonNull::new_unchecked(base as *mut u8) };
+        heap.len = avail - HEADER;
+        heap.last_header = heap.len - HEADER;
+        // SAFETY: both headers lie inside the region.
+        unsafe {
+            heap.write_hdr(0, Hdr { size: heap.len as u32, prev_size: 0, tag: FREE_TAG });
+            heap.write_hdr(heap.len, Hdr { size: 0, prev_size: heap.len as u32, tag: USED_TAG });
+        }
+        if policy == Policy::GoodFit {
+            heap.insert_free::<true>(0, heap.len);
+        } else {
+            heap.insert_free::<false>(0, heap.len);
+        }
+        // SAFETY: the payload of the single free block is ours.
+        unsafe { heap.poison_free(0, heap.len) };
+        Ok(heap)
+    }
+}
+
+impl Heap<'_> {
+    /// The block size for `layout`: header and payload (room for the free links at least)
+    /// rounded up to 16, so never below [`MIN_BLOCK`]. Cannot overflow: a `Layout`'s size is
+    /// at most `isize::MAX`.
+    #[inline(always)]
+    pub(super) fn block_need(layout: Layout) -> usize {
+        (layout.size().max(LINKS) + HEADER + 15) & !15
+    }
+
+    /// Allocates a block for `layout`.
+    ///
+    /// The policy is resolved once per call: the work is done by a copy of the code compiled
+    /// for good fit or for the list policies, which returns a bare pointer; the error is
+    /// worked out only when there is none.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when no free block fits.
+    #[inline]
+    pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
+        let p = if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_list(layout) };
+        match p {
+            Some(p) => Ok(p),
+            None => Err(Self::out_of_memory(layout)),
+        }
+    }
+
+    /// [`Heap::alloc`] for the list policies, kept out of line so that a caller inlining
+    /// `alloc` gets only the good-fit code (the list walk dwarfs the call).
+    #[inline(never)]
+    pub(super) fn alloc_list(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        self.alloc_in::<false>(layout)
+    }
+
+    /// The error of a failed [`Heap::alloc_in`] for `layout`.
+    #[cold]
+    pub(super) fn out_of_memory(layout: Layout) -> Error {
+        Error::OutOfMemory { size: layout.size(), align: layout.align() }
+    }
+
+    /// [`Heap::alloc`] for good fit (`GF`) or the list policies; `None` when no free block
+    /// fits.
+    #[inline(always)]
+    pub(super) fn alloc_in<const GF: bool>(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        let need = Self::block_need(layout);
+        // (A request larger than the region needs no test of its own: no block is that large.)
+        let align = layout.align();
+        let search = if align <= 16 { need } else { need + align + MIN_BLOCK };
+        let off = if GF { self.find_good(search)? } else { self.find_in_list(search)? };
+        self.remove_free::<GF>(off);
+        let mut off = off;
+        let mut size = self.size_at(off);
+        // SAFETY: the whole block is ours to reshape.
+        unsafe { self.unpoison_block(off, size) };
+        if align > 16 {
+            let payload = self.base.as_ptr() as usize + off + HEADER;
+            let mut aligned = (payload + align - 1) & !(align - 1);
+            if aligned != payload && aligned - payload < MIN_BLOCK {
+                aligned += align;
+            }
+            let gap = aligned - payload;
+            if gap > 0 {
+                // Give the front back as its own free block.
+                self.insert_free::<GF>(off, gap);
+                // SAFETY: the new header lies inside the block.
+                unsafe { self.write_hdr(off + gap, Hdr { size: 0, prev_size: gap as u32, tag: 0 }) };
+                // SAFETY: the front block's extent.
+                unsafe { self.poison_free(off, gap) };
+                off += gap;
+                size -= gap;
+            }
+        }
+        // A block from a free list has a used right neighbour (free neighbours are always
+        // merged), so its tail has nothing to merge with.
+        self.used += self.carve::<GF, false>(off, size, need);
+        self.used_blocks += 1;
+        // SAFETY: `off` is inside the area, so the payload pointer is not null.
+        Some(unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) })
+    }
+
+    /// Marks the block at `off` (of `size` bytes, already out of the free lists) used with
+    /// `need` bytes, returning the tail as a free block when it is large enough. Returns the
+    /// size the block keeps. With `MERGE` the tail absorbs a free right neighbour (needed when
+    /// `off` was a used block, as in [`Heap::realloc`]).
+    #[inline(always)]
+    pub(super) fn carve<const GF: bool, const MERGE: bool>(&mut self, off: usize, size: usize, need: usize) -> usize {
+        let keep = if size - need >= MIN_BLOCK { need } else { size };
+        // SAFETY: `off` is a block header inside the area; its boundary tag is kept.
+        unsafe {
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.write(keep as u32);
+            p.add(2).write(USED_TAG ^ off as u32);
+        }
+        if keep < size {
+            let tail = off + keep;
+            let mut tail_size = size - keep;
+            // SAFETY: the tail header lies inside the old block.
+            // (`insert_free` writes the rest of the tail's header.)
+            self.set_prev_size(tail, keep);
+            let after = tail + tail_size;
+            // The sentinel after the last block is marked used: no bounds test needed.
+            if MERGE && self.is_free(after) {
+                let s = self.size_at(after);
+                self.remove_free::<GF>(after);
+                tail_size += s;
+            }
+            self.insert_free::<GF>(tail, tail_size);
+            self.set_prev_size(tail + tail_size, tail_size);
+            // SAFETY: the tail's extent.
+            unsafe { self.poison_free(tail, tail_size) };
+        } else {
+            self.set_prev_size(off + size, size);
+        }
+        keep
+    }
+
+    /// The header offset of `ptr` when it is the payload of a used block here, else `None`
+    /// (the reason is then found by [`Heap::misuse`], off the hot path).
+    #[inline(always)]
+    pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<usize> {
+        let p = ptr.as_ptr() as usize;
+        let base = self.base.as_ptr() as usize;
+        // One unsigned compare for both ends: a pointer below the first payload wraps around.
+        let off = p.wrapping_sub(base + HEADER);
+        if off >= self.last_header || !off.is_multiple_of(16) {
+            return None;
+        }
+        if crate::poison::is_poisoned((p - HEADER) as *const u8) {
+            return None;
+        }
+        // SAFETY: `off` is a 16-aligned offset inside the area, so 16 readable bytes.
+        let h = unsafe { self.hdr(off) };
+        let poisoned = cfg!(feature = "sanitize") && h.tag == u32::from_ne_bytes([crate::POISON; 4]);
+        let size = h.size as usize;
+        (h.tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len).then_some(off)
+    }
+
+    /// Why [`Heap::used_block`] rejected `ptr`: [`Error::DoubleFree`] for a block freed
+    /// already (free or merged tag, or poisoned bytes), else [`Error::ForeignPointer`].
+    #[cold]
+    #[inline(never)]
+    pub(super) fn misuse(&self, ptr: NonNull<u8>) -> Error {
+        let p = ptr.as_ptr() as usize;
+        let off = p.wrapping_sub(self.base.as_ptr() as usize + HEADER);
+        if off >= self.last_header || !off.is_multiple_of(16) {
+            return Error::ForeignPointer;
+        }
+        if crate::poison::is_poisoned((p - HEADER) as *const u8) {
+            // Inside the poisoned payload of a free block: freed already.
+            return Error::DoubleFree;
+        }
+        // SAFETY: `off` is a 16-aligned offset inside the area, so 16 readable bytes.
+        let h = unsafe { self.hdr(off) };
+        let poisoned = cfg!(feature = "sanitize") && h.tag == u32::from_ne_bytes([crate::POISON; 4]);
+        if h.tag == FREE_TAG ^ off as u32 || h.tag == DEAD_TAG ^ off as u32 || poisoned {
+            Error::DoubleFree
+        } else {
+            Error::ForeignPointer
+        }
+    }
+
+    /// Checks that `ptr` is the payload of a used block here and returns its header offset.
+    pub(super) fn validate(&self, ptr: NonNull<u8>) -> Result<usize> {
+        self.used_block(ptr).ok_or_else(|| self.misuse(ptr))
+    }
+
+    /// Frees a block, merging it with free neighbours.
+    ///
+    /// The pointer is checked first (range, alignment, the header's tag and size); the kind
+    /// of misuse is worked out only when the check fails.
+    ///
+    /// # Errors
+    /// [`Error::DoubleFree`] for a block already freed, [`Error::ForeignPointer`] for a pointer
+    /// that is not the start of a live block of this heap. (A pointer into a block freed and
+    /// merged long ago is usually caught as foreign, but a stale pointer to a block that was
+    /// reallocated since cannot be told apart from the new owner's: that is on the caller.)
+    #[inline]
+    pub fn free(&mut self, ptr: NonNull<u8>) -> Result<()> {
+        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr) } else { self.free_list(ptr) };
+        if freed { Ok(()) } else { Err(self.misuse(ptr)) }
+    }
+
+    /// [`Heap::free`] for the list policies, out of line as [`Heap::alloc_list`].
+    #[inline(never)]
+    pub(super) fn free_list(&mut self, ptr: NonNull<u8>) -> bool {
+        self.free_in::<false>(ptr)
+    }
+
+    /// [`Heap::free`] for good fit (`GF`) or the list policies; `false` when `ptr` is not a
+    /// used block's payload (nothing is changed then).
+    #[inline(always)]
+    pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>) -> bool {
+        match self.used_block(ptr) {
+            Some(off) => {
+                // SAFETY: checked just above.
+                unsafe { self.free_at::<GF>(off) };
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// # Safety
+    /// `off` is a used block's header offset.
+    #[inline(always)]
+    pub(super) unsafe fn free_at<const GF: bool>(&mut self, off: usize) {
+        // SAFETY: the caller's contract.
+        let h = unsafe { self.hdr(off) };
+        let mut start = off;
+        let mut size = h.size as usize;
+        self.used -= size;
+        self.used_blocks -= 1;
+        let next = off + size;
+        // The sentinel after the last block is marked used: no bounds test needed.
+        if self.is_free(next) {
+            size += self.size_at(next);
+            self.remove_free::<GF>(next);
+            // The absorbed header is inside the merged block (its payload was freed before, so
+            // a free of it is a double free).
+            self.set_dead(next);
+        }
+        if h.prev_size != 0 {
+            let prev = off - h.prev_size as usize;
+            if self.is_free(prev) {
+                self.remove_free::<GF>(prev);
+                // As above; this block was just freed.
+                self.set_dead(off);
+                start = prev;
+                size += h.prev_size as usize;
+            }
+        }
+        self.insert_free::<GF>(start, size);
+        self.set_prev_size(start + size, size);
+        // SAFETY: the merged block's extent.
+        unsafe { self.poison_free(start, size) };
+    }
+
+    /// Resizes a block, in place when the block itself or its free right neighbour has room,
+    /// else by moving it (the contents up to the smaller size are kept).
+    ///
+    /// # Errors
+    /// As [`Heap::free`] for `ptr`; [`Error::OutOfMemory`] when no block fits (the old block
+    /// is then untouched).
+    pub fn realloc(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
+        if self.policy == Policy::GoodFit {
+            self.realloc_in::<true>(ptr, new)
+        } else {
+            self.realloc_in::<false>(ptr, new)
+        }
+    }
+
+    /// [`Heap::realloc`] for good fit (`GF`) or the list policies.
+    pub(super) fn realloc_in<const GF: bool>(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
+        let off = self.validate(ptr)?;
+        let oom = Error::OutOfMemory { size: new.size(), align: new.align() };
+        let need = Self::block_need(new);
+        let size = self.size_at(off);
+        if (ptr.as_ptr() as usize).is_multiple_of(new.align()) {
+            if need <= size {
+                self.used -= size;
+                self.used += self.carve::<GF, true>(off, size, need);
+                return Ok(ptr);
+            }
+            let next = off + size;
+            if next < self.len && self.is_free(next) && size + self.size_at(next) >= need {
+                let total = size + self.size_at(next);
+                self.remove_free::<GF>(next);
+                // SAFETY: the absorbed block becomes part of a live one.
+                unsafe { self.unpoison_block(next - HEADER, self.size_at(next) + HEADER) };
+                self.used -= size;
+                self.used += self.carve::<GF, true>(off, total, need);
+                return Ok(ptr);
+            }
+        }
+        let fresh = self.alloc_in::<GF>(new).ok_or(oom)?;
+        let old_payload = size - HEADER;
+        // SAFETY: both blocks are live and distinct; copy the smaller payload.
+        unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), old_payload.min(new.size())) };
+        // SAFETY: validated above, and still used.
+        unsafe { self.free_at::<GF>(off) };
+        Ok(fresh)
+    }
+}

@@ -1,0 +1,202 @@
+use super::bins::{bin_at_least, bin_of_units};
+use super::block::BINS;
+use super::*;
+use alloc::vec;
+use alloc::vec::Vec;
+
+fn l(size: usize, align: usize) -> Layout {
+    Layout::from_size_align(size, align).unwrap()
+}
+
+/// The bin formulas with the small sizes as a separate case, as TLSF writes them.
+fn reference_bin_of_units(u: usize) -> usize {
+    if u < 8 {
+        return u;
+    }
+    let fl = usize::BITS as usize - 1 - u.leading_zeros() as usize;
+    8 + (fl - 3) * 8 + ((u >> (fl - 3)) & 7)
+}
+
+fn reference_bin_at_least(u: usize) -> usize {
+    if u < 8 {
+        return u;
+    }
+    let fl = usize::BITS as usize - 1 - u.leading_zeros() as usize;
+    reference_bin_of_units(u + (1 << (fl - 3)) - 1)
+}
+
+#[test]
+fn branch_free_bins_match_the_reference() {
+    let edges = (3..32).flat_map(|b| [(1usize << b) - 1, 1 << b, (1 << b) + 1]);
+    for u in (0..70_000).chain(edges).chain([u32::MAX as usize / 16]) {
+        assert_eq!(bin_of_units(u), reference_bin_of_units(u), "bin of {u}");
+        assert_eq!(bin_at_least(u), reference_bin_at_least(u), "bin at least {u}");
+    }
+}
+
+#[test]
+fn bins_are_monotonic_and_cover_the_range() {
+    let mut last = 0;
+    for u in 2..100_000usize {
+        let b = bin_of_units(u);
+        assert!(b >= last && b < BINS);
+        last = b;
+        // Every block in `bin_at_least(u)` or above is at least `u` units.
+        let a = bin_at_least(u);
+        for v in u.saturating_sub(20).max(2)..u + 20 {
+            if bin_of_units(v) >= a {
+                assert!(v >= u, "u {u} v {v}");
+            }
+        }
+    }
+    assert!(bin_of_units(u32::MAX as usize / 16) < BINS);
+}
+
+#[test]
+fn the_largest_layouts_are_out_of_memory() {
+    for policy in Policy::ALL {
+        let mut region = vec![0u8; 4096];
+        let mut heap = Heap::new(&mut region, policy).unwrap();
+        let a = heap.alloc(l(100, 8)).unwrap();
+        for align in [8, 16, 4096, 1 << 40] {
+            let size = isize::MAX as usize + 1 - align;
+            let layout = l(size, align);
+            assert_eq!(heap.alloc(layout), Err(Error::OutOfMemory { size, align }), "{policy:?}");
+            assert_eq!(heap.realloc(a, layout), Err(Error::OutOfMemory { size, align }), "{policy:?}");
+            let big = l(heap.capacity(), align);
+            assert!(matches!(heap.alloc(big), Err(Error::OutOfMemory { .. })), "{policy:?}");
+        }
+        heap.free(a).unwrap();
+        heap.check().unwrap();
+    }
+}
+
+#[test]
+fn region_limits() {
+    let mut small = [0u8; 40];
+    assert!(matches!(Heap::new(&mut small, Policy::FirstFit), Err(Error::BadRegion(40))));
+}
+
+#[test]
+fn every_policy_splits_and_coalesces() {
+    for policy in Policy::ALL {
+        let mut region = vec![0u8; 4096];
+        let mut heap = Heap::new(&mut region, policy).unwrap();
+        let ptrs: Vec<_> = (0..10).map(|i| heap.alloc(l(20 + i * 8, 8)).unwrap()).collect();
+        heap.check().unwrap();
+        for p in ptrs.iter().step_by(2) {
+            heap.free(*p).unwrap();
+        }
+        heap.check().unwrap();
+        assert_eq!(heap.stats().free_blocks, 6, "{policy:?}");
+        for p in ptrs.iter().skip(1).step_by(2) {
+            heap.free(*p).unwrap();
+        }
+        heap.check().unwrap();
+        let s = heap.stats();
+        assert_eq!((s.free_blocks, s.used, s.free), (1, 0, heap.capacity()));
+    }
+}
+
+#[test]
+fn best_fit_takes_the_smallest_hole() {
+    let mut region = vec![0u8; 4096];
+    let mut heap = Heap::new(&mut region, Policy::BestFit).unwrap();
+    let big = heap.alloc(l(200, 8)).unwrap();
+    let _sep1 = heap.alloc(l(8, 8)).unwrap();
+    let small = heap.alloc(l(40, 8)).unwrap();
+    let _sep2 = heap.alloc(l(8, 8)).unwrap();
+    heap.free(big).unwrap();
+    heap.free(small).unwrap();
+    assert_eq!(heap.alloc(l(40, 8)).unwrap(), small);
+}
+
+#[test]
+fn misuse_is_reported() {
+    let mut region = vec![0u8; 1024];
+    let mut other = vec![0u8; 64];
+    let mut heap = Heap::new(&mut region, Policy::GoodFit).unwrap();
+    let a = heap.alloc(l(64, 8)).unwrap();
+    let _b = heap.alloc(l(64, 8)).unwrap();
+    // SAFETY: `a` holds 64 bytes. (Written first: with `sanitize`, never-written bytes
+    // still hold the poison pattern and an interior pointer there reads as freed.)
+    unsafe { a.as_ptr().write_bytes(0, 64) };
+    // SAFETY: pointer arithmetic inside the live block `a`.
+    let inner = unsafe { NonNull::new_unchecked(a.as_ptr().add(16)) };
+    assert_eq!(heap.free(inner), Err(Error::ForeignPointer));
+    assert_eq!(heap.free(NonNull::new(other.as_mut_ptr()).unwrap()), Err(Error::ForeignPointer));
+    // Just below the first payload, and at the end of the managed area (where the next
+    // payload would be): both outside, neither may be read as a header.
+    let base = heap.base().cast_mut();
+    let cap = heap.capacity();
+    for p in [base, base.wrapping_add(cap), base.wrapping_add(cap + HEADER)] {
+        assert_eq!(heap.free(NonNull::new(p).unwrap()), Err(Error::ForeignPointer));
+    }
+    heap.free(a).unwrap();
+    assert_eq!(heap.free(a), Err(Error::DoubleFree));
+    heap.check().unwrap();
+}
+
+#[test]
+fn realloc_grows_in_place_into_a_free_neighbour() {
+    let mut region = vec![0u8; 4096];
+    let mut heap = Heap::new(&mut region, Policy::FirstFit).unwrap();
+    let a = heap.alloc(l(32, 8)).unwrap();
+    // SAFETY: `a` holds 32 bytes.
+    unsafe { a.as_ptr().write_bytes(7, 32) };
+    let b = heap.realloc(a, l(500, 8)).unwrap();
+    assert_eq!(a, b);
+    // SAFETY: `b` holds 500 bytes, the first 32 kept.
+    assert!(unsafe { core::slice::from_raw_parts(b.as_ptr(), 32) }.iter().all(|&x| x == 7));
+    let b = heap.realloc(b, l(16, 8)).unwrap();
+    assert_eq!(a, b);
+    heap.check().unwrap();
+    assert_eq!(heap.stats().used, 32);
+}
+
+/// With `sanitize`, freed payload bytes hold the poison pattern and (under ASan) are marked
+/// unaddressable; handing them out again clears the mark.
+#[cfg(feature = "sanitize")]
+#[test]
+fn freed_blocks_are_poisoned() {
+    let mut region = vec![0u8; 4096];
+    let mut heap = Heap::new(&mut region, Policy::GoodFit).unwrap();
+    let a = heap.alloc(l(200, 8)).unwrap();
+    let _guard = heap.alloc(l(16, 8)).unwrap();
+    heap.free(a).unwrap();
+    // SAFETY: the offset lies inside the freed block, past its links.
+    let inside = unsafe { a.as_ptr().add(64) };
+    if cfg!(lore_asan) {
+        assert!(crate::poison::is_poisoned(inside), "ASan knows the block is free");
+    } else {
+        // SAFETY: the region is plain memory owned by this test (no ASan in this build).
+        assert_eq!(unsafe { inside.read() }, crate::POISON);
+    }
+    let b = heap.alloc(l(200, 8)).unwrap();
+    assert_eq!(a, b);
+    assert!(!crate::poison::is_poisoned(inside), "handed out again");
+}
+
+#[test]
+fn large_alignment() {
+    let mut region = vec![0u8; 1 << 14];
+    let mut heap = Heap::new(&mut region, Policy::GoodFit).unwrap();
+    for align in [32, 64, 256, 1024] {
+        let p = heap.alloc(l(24, align)).unwrap();
+        assert_eq!(p.as_ptr() as usize % align, 0);
+        heap.check().unwrap();
+    }
+}
+
+#[test]
+fn fills_almost_all_of_the_region() {
+    for policy in Policy::ALL {
+        let mut region = vec![0u8; 1 << 16];
+        let mut heap = Heap::new(&mut region, policy).unwrap();
+        let mut n = 0;
+        while heap.alloc(l(48, 8)).is_ok() {
+            n += 1;
+        }
+        assert_eq!(n, heap.capacity() / 64, "{policy:?}");
+    }
+}
