@@ -72,7 +72,7 @@ fn registry() -> &'static Registry {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     // Small limits, so that the fuzzer also reaches the limit checks.
-    let limits = Limits { max_depth: 8, max_value_len: 4096, max_things: 64 };
+    let limits = Limits { max_depth: 8, max_value_len: 4096, max_things: 64, ..Limits::default() };
     let Ok((doc, _report)) = Document::from_xml_with(&text, registry(), &limits) else {
         return;
     };

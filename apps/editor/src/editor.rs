@@ -245,7 +245,7 @@ impl Editor {
                 SaveOutcome::Saved
             }
             Err(e) => {
-                self.status = format!("could not save {file}: {e}; the file on disk is untouched");
+                self.status = format!("could not save {file}: {}; the file on disk is untouched", e.source);
                 SaveOutcome::Failed
             }
         }

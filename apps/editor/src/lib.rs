@@ -14,7 +14,8 @@
 
 pub mod draw;
 pub mod editor;
-pub mod files;
+/// Atomic saves: lore-render's atomic write, shared by every app that saves.
+pub use lore_render::file as files;
 pub mod inspector;
 pub mod kinds;
 pub mod overlay;
