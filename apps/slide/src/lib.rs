@@ -5,8 +5,8 @@
 //! The world is the rectangle [`WORLD`]. With no input an autopilot walks the disk and the box
 //! back and forth and a projectile is fired at a thin wall every [`SHOT_PERIOD`] steps.
 
-use lore_collide2d::query::Contact;
-use lore_collide2d::slide::{box_contacts, contacts};
+use lore_collide2d::contact::Contact;
+use lore_collide2d::resolve::{contacts_box, contacts_disk};
 use lore_collide2d::{
     Aabb, CharacterController, Collider, Order, Segment, SlideOptions, slide_box, slide_box_swept, slide_disk,
     slide_disk_swept,
@@ -212,7 +212,7 @@ impl SlideDemo {
     #[must_use]
     pub fn disk_contacts(&self) -> Vec<Contact> {
         let mut out = Vec::new();
-        contacts(self.disk.0, DISK_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut out);
+        contacts_disk(self.disk.0, DISK_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut out);
         out
     }
 
@@ -298,7 +298,7 @@ impl SlideDemo {
     pub fn box_contacts(&self) -> Vec<Contact> {
         let b = self.boxy.0;
         let mut out = Vec::new();
-        box_contacts(&Aabb { min: b.min - 0.02, max: b.max + 0.02 }, &self.level.colliders, &mut out);
+        contacts_box(&Aabb { min: b.min - 0.02, max: b.max + 0.02 }, &self.level.colliders, &mut out);
         out
     }
 
@@ -418,7 +418,7 @@ impl Demo for SlideDemo {
         }
         if self.debug {
             let mut pebble = Vec::new();
-            contacts(self.pebble.0, PEBBLE_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut pebble);
+            contacts_disk(self.pebble.0, PEBBLE_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut pebble);
             for c in self.disk_contacts().into_iter().chain(pebble).chain(self.box_contacts()) {
                 batch.arrow(c.point, c.point + c.normal * 1.2, 3.0 * px, NORMAL);
                 batch.disk(c.point, 0.12, CONTACT);

@@ -2,8 +2,9 @@
 
 use thiserror::Error;
 
-/// Every way an input can be rejected.
+/// Every way an input can be rejected. New variants may be added in minor releases.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A coordinate, motion or parameter was NaN or infinite.
     #[error("{what} is not finite")]

@@ -3,6 +3,9 @@
 //! Constructors check their input and return [`Error`]; the fields stay public for plain data
 //! use, and every query is NaN-free for any finite field values.
 
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
 use glam::Vec2;
 
 use crate::error::{Error, finite, positive};
@@ -236,7 +239,7 @@ impl ConvexPolygon {
                 while hull.len() >= start + 2 {
                     let o = hull[hull.len() - 2];
                     let a = hull[hull.len() - 1];
-                    if crate::query::orient_positive(o, a, p) {
+                    if crate::geometry::orient_positive(o, a, p) {
                         break;
                     }
                     hull.pop();

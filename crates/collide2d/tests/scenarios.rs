@@ -284,7 +284,7 @@ fn corners_from_60_to_170_degrees_do_not_jitter() {
             // And it rests touching both walls or sitting against the right one.
             let d = walls
                 .iter()
-                .map(|w| lore_collide2d::query::point_segment_distance(p, w.a, w.b))
+                .map(|w| lore_collide2d::geometry::distance_point_segment(p, w.a, w.b))
                 .fold(f32::MAX, f32::min);
             assert!(d > R * (1.0 - 1e-3), "{deg}: penetrating, d = {d}");
         }
@@ -315,7 +315,8 @@ fn box_in_corners_from_60_to_170_degrees_does_not_jitter() {
             let last = &history[history.len() - 50..];
             let spread = last.iter().map(|q| q.distance(last[0])).fold(0.0f32, f32::max);
             assert!(spread < 1e-4 * 0.3, "{deg} degrees, swept {swept}: jitter {spread}");
-            let depth = walls.iter().filter_map(|w| lore_collide2d::query::aabb_segment(&b, w)).map(|c| c.depth);
+            let depth =
+                walls.iter().filter_map(|w| lore_collide2d::contact::contact_aabb_segment(&b, w)).map(|c| c.depth);
             let depth = depth.fold(0.0, f32::max);
             assert!(depth < 0.005 * 0.3, "{deg} degrees, swept {swept}: penetrating {depth}");
         }

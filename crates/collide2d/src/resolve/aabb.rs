@@ -3,10 +3,13 @@
 //! the smallest remaining axis; teleport mode takes the minimal correction in any direction;
 //! priorities decide who is shoved between moving boxes.
 
+use alloc::vec;
+use alloc::vec::Vec;
+
 use glam::Vec2;
 
+use crate::contact::{Contact, contact_aabb_aabb};
 use crate::error::{Error, finite};
-use crate::query;
 use crate::shapes::Aabb;
 
 /// How a box move is corrected.
@@ -126,7 +129,7 @@ fn teleport(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
     let mut b = start.translated(motion);
     for _ in 0..16 {
         let deepest =
-            obstacles.iter().filter_map(|o| query::aabb_aabb(&b, o)).fold(None, |best: Option<query::Contact>, c| {
+            obstacles.iter().filter_map(|o| contact_aabb_aabb(&b, o)).fold(None, |best: Option<Contact>, c| {
                 if best.is_none_or(|x| c.depth > x.depth) { Some(c) } else { best }
             });
         match deepest {
