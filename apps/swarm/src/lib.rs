@@ -129,7 +129,7 @@ impl Body {
 
 /// The disk–box test is lore-collide2d's contact query (touching is not a contact there).
 fn disk_box(center: Vec2, r: f32, box_center: Vec2, half: Vec2) -> bool {
-    let b = lore_collide2d::Aabb { min: box_center - half, max: box_center + half };
+    let b = lore_collide2d::Aabb::covering(box_center - half, box_center + half);
     lore_collide2d::contact::contact_disk_aabb(center, r, &b).is_some()
 }
 
