@@ -38,9 +38,9 @@ pub fn cast_disk_polygon(center: Vec2, radius: f32, motion: Vec2, poly: &ConvexP
 #[must_use]
 pub fn cast_aabb_aabb(a: &Aabb, motion: Vec2, b: &Aabb) -> Option<Hit> {
     let h = a.half_extents();
-    let grown = Aabb { min: b.min - h, max: b.max + h };
+    let grown = Aabb::covering(b.min() - h, b.max() + h);
     let o = a.center();
-    if o.cmpgt(grown.min).all() && o.cmplt(grown.max).all() {
+    if o.cmpgt(grown.min()).all() && o.cmplt(grown.max()).all() {
         return None;
     }
     // Touching and sliding along a face is not an entering hit.
@@ -106,8 +106,8 @@ mod tests {
 
     #[test]
     fn box_against_box() {
-        let b = Aabb { min: vec2(1.0, -1.0), max: vec2(2.0, 1.0) };
-        let a = Aabb { min: vec2(-3.0, -0.5), max: vec2(-2.0, 0.5) };
+        let b = Aabb::covering(vec2(1.0, -1.0), vec2(2.0, 1.0));
+        let a = Aabb::covering(vec2(-3.0, -0.5), vec2(-2.0, 0.5));
         let h = cast_aabb_aabb(&a, vec2(4.0, 0.0), &b).unwrap();
         assert!((h.t - 0.75).abs() < 1e-6);
     }

@@ -76,18 +76,18 @@ impl Shape for Aabb {
     }
     fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
         // A box against a box is a point against the box grown by the half extents.
-        let grown = Aabb { min: self.min - half, max: self.max + half };
+        let grown = Aabb::covering(self.min() - half, self.max() + half);
         let c = if radius > 0.0 {
             contact_disk_aabb(center, radius, &grown)?
         } else {
-            contact_aabb_aabb(&Aabb { min: center - half, max: center + half }, self)?
+            contact_aabb_aabb(&Aabb::covering(center - half, center + half), self)?
         };
         Some(Contact { point: closest_point_aabb(c.point, self), ..c })
     }
     fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        let body = Aabb { min: center - half, max: center + half };
+        let body = Aabb::covering(center - half, center + half);
         if radius > 0.0 {
-            let grown = Aabb { min: self.min - half, max: self.max + half };
+            let grown = Aabb::covering(self.min() - half, self.max() + half);
             if contact_disk_aabb(center, radius, &grown).is_some() {
                 return None;
             }
@@ -135,7 +135,7 @@ impl Shape for Capsule {
     }
     fn bounds(&self) -> Aabb {
         let b = self.segment.aabb();
-        Aabb { min: b.min - self.radius, max: b.max + self.radius }
+        Aabb::covering(b.min() - self.radius, b.max() + self.radius)
     }
 }
 

@@ -38,7 +38,7 @@ pub fn contact_disk_segment(center: Vec2, radius: f32, seg: &Segment) -> Option<
 /// The point of the box closest to `p` (`p` itself when inside).
 #[must_use]
 pub fn closest_point_aabb(p: Vec2, aabb: &Aabb) -> Vec2 {
-    p.clamp(aabb.min, aabb.max)
+    p.clamp(aabb.min(), aabb.max())
 }
 
 /// Contact of a disk against a box. A centre inside the box is pushed out through the nearest side.
@@ -56,10 +56,10 @@ pub fn contact_disk_aabb(center: Vec2, radius: f32, aabb: &Aabb) -> Option<Conta
     }
     // Centre inside: nearest face.
     let faces = [
-        (center.x - aabb.min.x, Vec2::NEG_X, Vec2::new(aabb.min.x, center.y)),
-        (aabb.max.x - center.x, Vec2::X, Vec2::new(aabb.max.x, center.y)),
-        (center.y - aabb.min.y, Vec2::NEG_Y, Vec2::new(center.x, aabb.min.y)),
-        (aabb.max.y - center.y, Vec2::Y, Vec2::new(center.x, aabb.max.y)),
+        (center.x - aabb.min().x, Vec2::NEG_X, Vec2::new(aabb.min().x, center.y)),
+        (aabb.max().x - center.x, Vec2::X, Vec2::new(aabb.max().x, center.y)),
+        (center.y - aabb.min().y, Vec2::NEG_Y, Vec2::new(center.x, aabb.min().y)),
+        (aabb.max().y - center.y, Vec2::Y, Vec2::new(center.x, aabb.max().y)),
     ];
     let mut best = faces[0];
     for f in &faces[1..] {
@@ -73,13 +73,13 @@ pub fn contact_disk_aabb(center: Vec2, radius: f32, aabb: &Aabb) -> Option<Conta
 /// Contact of box `a` (the moving one) against box `b`: the axis of least overlap.
 #[must_use]
 pub fn contact_aabb_aabb(a: &Aabb, b: &Aabb) -> Option<Contact> {
-    if !a.overlaps(b) {
+    if !a.interiors_overlap(b) {
         return None;
     }
-    let left = a.max.x - b.min.x; // push a toward -x
-    let right = b.max.x - a.min.x; // push a toward +x
-    let down = a.max.y - b.min.y;
-    let up = b.max.y - a.min.y;
+    let left = a.max().x - b.min().x; // push a toward -x
+    let right = b.max().x - a.min().x; // push a toward +x
+    let down = a.max().y - b.min().y;
+    let up = b.max().y - a.min().y;
     let mut best = (left, Vec2::NEG_X);
     for c in [(right, Vec2::X), (down, Vec2::NEG_Y), (up, Vec2::Y)] {
         if c.0 < best.0 {
@@ -208,11 +208,11 @@ mod tests {
         let c = contact_disk_segment(vec2(0.0, 0.4), 0.5, &s).unwrap();
         assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == Vec2::Y);
         assert!(contact_disk_segment(vec2(0.0, 0.6), 0.5, &s).is_none());
-        let b = Aabb { min: vec2(0.0, 0.0), max: vec2(2.0, 1.0) };
+        let b = Aabb::covering(vec2(0.0, 0.0), vec2(2.0, 1.0));
         let c = contact_disk_aabb(vec2(1.0, 0.9), 0.5, &b).unwrap();
         assert_eq!(c.normal, Vec2::Y);
         assert!((c.depth - 0.6).abs() < 1e-6);
-        let a = Aabb { min: vec2(1.8, 0.2), max: vec2(3.0, 0.8) };
+        let a = Aabb::covering(vec2(1.8, 0.2), vec2(3.0, 0.8));
         let c = contact_aabb_aabb(&a, &b).unwrap();
         assert_eq!(c.normal, Vec2::X);
         assert!((c.depth - 0.2).abs() < 1e-6);
@@ -224,7 +224,7 @@ mod tests {
 
     #[test]
     fn box_against_segments() {
-        let b = Aabb { min: vec2(-0.5, -0.1), max: vec2(0.5, 0.9) };
+        let b = Aabb::covering(vec2(-0.5, -0.1), vec2(0.5, 0.9));
         let floor = Segment { a: vec2(-1.0, 0.0), b: vec2(1.0, 0.0) };
         let c = contact_aabb_segment(&b, &floor).unwrap();
         assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == Vec2::Y, "{c:?}");
@@ -248,12 +248,12 @@ mod tests {
         }
         // A capsule rounds the corners: a box corner near the core segment's end.
         let cap = Capsule { segment: Segment { a: vec2(1.0, 1.0), b: vec2(3.0, 1.0) }, radius: 0.5 };
-        let b = Aabb { min: vec2(0.0, 0.0), max: vec2(0.8, 0.8) };
+        let b = Aabb::covering(vec2(0.0, 0.0), vec2(0.8, 0.8));
         let c = contact_aabb_capsule(&b, &cap).unwrap();
         let d = 0.5 - vec2(0.2, 0.2).length();
         assert!((c.depth - d).abs() < 1e-5 && (c.normal - vec2(-1.0, -1.0).normalize()).length() < 1e-5, "{c:?}");
         let tri = ConvexPolygon::hull(&[vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(1.0, 2.0)]).unwrap();
-        let c = contact_aabb_polygon(&Aabb { min: vec2(0.5, -1.0), max: vec2(1.5, 0.1) }, &tri).unwrap();
+        let c = contact_aabb_polygon(&Aabb::covering(vec2(0.5, -1.0), vec2(1.5, 0.1)), &tri).unwrap();
         assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == Vec2::NEG_Y, "{c:?}");
     }
 }

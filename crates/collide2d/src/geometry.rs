@@ -1,115 +1,47 @@
 //! Points and segments as plain vectors: closest points, distances, parallel and collinear
-//! tests. The bottom of the crate: it names no shape, so every other module may use it.
+//! tests. The bottom of the crate (only lore-geom's [`Segment`] below it, whose robust
+//! point–segment queries these wrap), so every other module may use it.
 //!
 //! Every function here is total on finite input: no panics, no NaN. Squared distances are
 //! `>= 0` (they may be `+inf` when the true value overflows `f32`).
 
 use glam::Vec2;
 
+use lore_geom::Segment;
+
 use crate::math::sqrt;
 
-/// Parameter `t` in `[0, 1]` of the point of `a`–`b` closest to `p`.
+/// Parameter `t` in `[0, 1]` of the point of `a`–`b` closest to `p` ([`Segment::param`]).
 ///
 /// A degenerate segment (`a == b`) gives 0; coordinates so large that `b - a` overflows are
 /// handled by working on halves, so the result is never NaN for finite input.
 #[inline]
 #[must_use]
 pub fn segment_param(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let d = b - a;
-    let len2 = d.dot(d);
-    if len2 > f32::MIN_POSITIVE && len2.is_finite() {
-        let t = (p - a).dot(d) / len2;
-        // A NaN (from an overflowing `p - a`) takes the robust path.
-        if t.is_finite() {
-            return t.clamp(0.0, 1.0);
-        }
-    }
-    segment_param_robust(p, a, b)
+    Segment { a, b }.param(p)
 }
 
-#[cold]
-fn segment_param_robust(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    // Halves cannot overflow; scale the direction to unit length so the squares cannot either.
-    let dh = b * 0.5 - a * 0.5;
-    let s = dh.abs().max_element();
-    if s.is_nan() || s <= 0.0 {
-        return 0.0;
-    }
-    let dn = dh / s;
-    let len_n = dn.length();
-    let u = dn / len_n;
-    let ph = p * 0.5 - a * 0.5;
-    // Each product is finite; the sum may overflow to +-inf but never to NaN.
-    let along = ph.x * u.x + ph.y * u.y;
-    let len_h = s * len_n;
-    let t = along / len_h;
-    if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) }
-}
-
-/// The point at parameter `t` of `a`–`b`, computed without overflowing for finite ends.
+/// The point at parameter `t` of `a`–`b`, computed without overflowing for finite ends
+/// ([`Segment::point_at`]).
 #[inline]
 #[must_use]
 pub fn segment_point(a: Vec2, b: Vec2, t: f32) -> Vec2 {
-    if t <= 0.0 {
-        return a;
-    }
-    if t >= 1.0 {
-        return b;
-    }
-    let d = b - a;
-    let p = if d.is_finite() {
-        a + d * t
-    } else {
-        let dh = b * 0.5 - a * 0.5;
-        a + dh * t + dh * t
-    };
-    // Rounding must not leave the segment's box (it can with ends of very different magnitude).
-    p.clamp(a.min(b), a.max(b))
+    Segment { a, b }.point_at(t)
 }
 
-/// The point of segment `a`–`b` closest to `p`.
+/// The point of segment `a`–`b` closest to `p` ([`Segment::closest_point`]).
 #[inline]
 #[must_use]
 pub fn closest_point_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    segment_point(a, b, segment_param(p, a, b))
+    Segment { a, b }.closest_point(p)
 }
 
-/// Squared distance from `p` to segment `a`–`b`: `>= 0`, never NaN for finite input.
+/// Squared distance from `p` to segment `a`–`b`: `>= 0`, never NaN for finite input
+/// ([`Segment::distance_squared`]).
 #[inline]
 #[must_use]
 pub fn distance_squared_point_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    // Fast path, fused, ends without a division: behind `a` (this also covers a degenerate
-    // segment, where the dot product is 0) or past `b`. Overflow shows up as a non-finite
-    // value and takes the robust path below.
-    let d = b - a;
-    let w = p - a;
-    let along = w.dot(d);
-    if along <= 0.0 {
-        let r = w.dot(w);
-        if r.is_finite() {
-            return r;
-        }
-    } else {
-        let len2 = d.dot(d);
-        if along >= len2 && len2 < f32::INFINITY {
-            let e = p - b;
-            let r = e.dot(e);
-            if r.is_finite() {
-                return r;
-            }
-        } else {
-            let e = w - d * (along / len2);
-            let r = e.dot(e);
-            if (r + len2).is_finite() {
-                return r;
-            }
-        }
-    }
-    let d = p - closest_point_segment(p, a, b);
-    let r = d.dot(d);
-    // The only way to NaN is inf - inf inside `p - c`, impossible when both are finite; keep
-    // the guard so the contract holds even for the non-finite garbage the caller promised not to pass.
-    if r.is_nan() { f32::INFINITY } else { r }
+    Segment { a, b }.distance_squared(p)
 }
 
 /// Distance from `p` to segment `a`–`b`.

@@ -57,8 +57,8 @@
 //!     let out = lore_collide2d::slide_box_swept(&b, vec2(0.25, -0.025), &floor, &SlideOptions::default())?;
 //!     b = b.translated(out.position - b.center());
 //! }
-//! assert!((b.min.x - 25.0).abs() < 1e-3);
-//! assert!(b.min.y.abs() < 1e-3);
+//! assert!((b.min().x - 25.0).abs() < 1e-3);
+//! assert!(b.min().y.abs() < 1e-3);
 //! # Ok(())
 //! # }
 //! ```
@@ -83,6 +83,8 @@ pub mod shapes;
 
 /// The vector type of every API (glam 0.34), re-exported.
 pub use glam;
+/// The shared geometry vocabulary (box, segment, ray), re-exported.
+pub use lore_geom as geom;
 
 pub use collider::{Collider, Shape};
 pub use error::Error;
@@ -92,7 +94,7 @@ pub use resolve::{
     AabbMode, AabbResolution, Body, CharacterController, CharacterMove, Order, SlideOptions, SlideOutcome,
     resolve_aabb, resolve_bodies, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
 };
-pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Segment};
+pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Ray, Segment};
 
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/collide2d.md")]

@@ -102,7 +102,7 @@ pub fn ray_capsule(origin: Vec2, motion: Vec2, capsule: &Capsule) -> Option<Hit>
 /// Ray against a box (slab method), entering hits only.
 #[must_use]
 pub fn ray_aabb(origin: Vec2, motion: Vec2, aabb: &Aabb) -> Option<Hit> {
-    if origin.cmpgt(aabb.min).all() && origin.cmplt(aabb.max).all() {
+    if origin.cmpgt(aabb.min()).all() && origin.cmplt(aabb.max()).all() {
         return None;
     }
     let mut t_enter = f32::NEG_INFINITY;
@@ -111,7 +111,7 @@ pub fn ray_aabb(origin: Vec2, motion: Vec2, aabb: &Aabb) -> Option<Hit> {
     for axis in 0..2 {
         let o = origin[axis];
         let d = motion[axis];
-        let (lo, hi) = (aabb.min[axis], aabb.max[axis]);
+        let (lo, hi) = (aabb.min()[axis], aabb.max()[axis]);
         if d == 0.0 {
             // Outside, or exactly on a face while moving along it: grazing is not a hit.
             if o <= lo || o >= hi {
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn rays() {
-        let b = Aabb { min: vec2(1.0, -1.0), max: vec2(2.0, 1.0) };
+        let b = Aabb::covering(vec2(1.0, -1.0), vec2(2.0, 1.0));
         let h = ray_aabb(vec2(0.0, 0.0), vec2(4.0, 0.0), &b).unwrap();
         assert!((h.t - 0.25).abs() < 1e-6 && h.normal == Vec2::NEG_X);
         assert!(ray_aabb(vec2(0.0, 1.0), vec2(4.0, 0.0), &b).is_none(), "grazing a face");

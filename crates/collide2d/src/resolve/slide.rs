@@ -184,8 +184,8 @@ fn check(center: Vec2, radius: f32, motion: Vec2, options: &SlideOptions) -> Res
 }
 
 fn check_box(aabb: &Aabb, motion: Vec2, options: &SlideOptions) -> Result<BoxMover, Error> {
-    finite(aabb.min, "aabb min")?;
-    finite(aabb.max, "aabb max")?;
+    finite(aabb.min(), "aabb min")?;
+    finite(aabb.max(), "aabb max")?;
     let half = aabb.half_extents();
     positive(half.x, "aabb half width")?;
     positive(half.y, "aabb half height")?;
