@@ -12,8 +12,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use lore_collide2d::geometry::distance_squared_point_segment;
 use lore_collide2d::glam::{Vec2, vec2};
-use lore_collide2d::query::point_segment_distance_squared;
 use lore_collide2d::{Segment, SlideOptions, slide_disk_swept};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -149,7 +149,7 @@ fn closest_point(c: &mut Criterion) {
         bch.iter(|| {
             let mut s = 0.0;
             for &(p, a, b) in black_box(&data) {
-                s += point_segment_distance_squared(p, a, b);
+                s += distance_squared_point_segment(p, a, b);
             }
             s
         });

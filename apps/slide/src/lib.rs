@@ -5,8 +5,8 @@
 //! The world is the rectangle [`WORLD`]. With no input an autopilot walks the disk and the box
 //! back and forth and a projectile is fired at a thin wall every [`SHOT_PERIOD`] steps.
 
-use lore_collide2d::query::Contact;
-use lore_collide2d::slide::{box_contacts, contacts};
+use lore_collide2d::contact::Contact;
+use lore_collide2d::resolve::{contacts_box, contacts_disk};
 use lore_collide2d::{
     Aabb, CharacterController, Collider, Order, Segment, SlideOptions, slide_box, slide_box_swept, slide_disk,
     slide_disk_swept,
@@ -95,7 +95,7 @@ impl Level {
         segments.push(Segment { a: vec2(6.0, 6.0), b: vec2(8.0, 8.0) });
         segments.push(THIN_WALL);
         let tiles: Vec<Aabb> =
-            (12..20).map(|x| Aabb { min: vec2(x as f32, FLOOR_Y - 1.0), max: vec2(x as f32 + 1.0, FLOOR_Y) }).collect();
+            (12..20).map(|x| Aabb::covering(vec2(x as f32, FLOOR_Y - 1.0), vec2(x as f32 + 1.0, FLOOR_Y))).collect();
         let mut colliders: Vec<Collider> = segments.iter().copied().map(Collider::Segment).collect();
         colliders.extend(tiles.iter().copied().map(Collider::Aabb));
         Self { colliders, segments, tiles }
@@ -155,7 +155,7 @@ impl SlideDemo {
             controller,
             disk: (Vec2::ZERO, Vec2::ZERO),
             disk_dir: 1.0,
-            boxy: (Aabb { min: Vec2::ZERO, max: Vec2::ONE }, 0.0),
+            boxy: (Aabb::covering(Vec2::ZERO, Vec2::ONE), 0.0),
             box_dir: 1.0,
             shot: None,
             pebble: (PEBBLE_START, 0.0),
@@ -212,7 +212,7 @@ impl SlideDemo {
     #[must_use]
     pub fn disk_contacts(&self) -> Vec<Contact> {
         let mut out = Vec::new();
-        contacts(self.disk.0, DISK_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut out);
+        contacts_disk(self.disk.0, DISK_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut out);
         out
     }
 
@@ -269,9 +269,9 @@ impl SlideDemo {
             f32::from(u8::from(input.key_down(Key::Char('l')))) - f32::from(u8::from(input.key_down(Key::Char('j'))));
         let auto = steer == 0.0;
         if auto {
-            if b.max.x > 19.6 {
+            if b.max().x > 19.6 {
                 self.box_dir = -1.0;
-            } else if b.min.x < 2.0 {
+            } else if b.min().x < 2.0 {
                 self.box_dir = 1.0;
             }
         }
@@ -298,7 +298,7 @@ impl SlideDemo {
     pub fn box_contacts(&self) -> Vec<Contact> {
         let b = self.boxy.0;
         let mut out = Vec::new();
-        box_contacts(&Aabb { min: b.min - 0.02, max: b.max + 0.02 }, &self.level.colliders, &mut out);
+        contacts_box(&Aabb::covering(b.min() - 0.02, b.max() + 0.02), &self.level.colliders, &mut out);
         out
     }
 
@@ -364,7 +364,7 @@ impl Demo for SlideDemo {
         self.disk = (vec2(3.0 + s, FLOOR_Y + DISK_RADIUS), Vec2::ZERO);
         self.disk_dir = 1.0;
         let c = vec2(14.0 + s, FLOOR_Y + BOX_HALF);
-        self.boxy = (Aabb { min: c - BOX_HALF, max: c + BOX_HALF }, 0.0);
+        self.boxy = (Aabb::covering(c - BOX_HALF, c + BOX_HALF), 0.0);
         self.box_dir = 1.0;
         self.shot = None;
         self.pebble = (PEBBLE_START + vec2(s * 0.1, 0.0), 0.0);
@@ -397,8 +397,8 @@ impl Demo for SlideDemo {
     fn draw(&self, batch: &mut Batch) {
         let px = batch.pixel();
         for t in &self.level.tiles {
-            batch.rect(t.min, t.max, TILE);
-            batch.rect_outline(t.min, t.max, 2.0 * px, Color::GREY);
+            batch.rect(t.min(), t.max(), TILE);
+            batch.rect_outline(t.min(), t.max(), 2.0 * px, Color::GREY);
         }
         for (i, s) in self.level.segments.iter().enumerate() {
             let c = if i % 2 == 0 { PIECE_A } else { PIECE_B };
@@ -409,8 +409,8 @@ impl Demo for SlideDemo {
         batch.disk(p, DISK_RADIUS, DISK);
         batch.circle(p, DISK_RADIUS, 2.0 * px, Color::WHITE);
         let b = self.boxy.0;
-        batch.rect(b.min, b.max, BOX);
-        batch.rect_outline(b.min, b.max, 2.0 * px, Color::WHITE);
+        batch.rect(b.min(), b.max(), BOX);
+        batch.rect_outline(b.min(), b.max(), 2.0 * px, Color::WHITE);
         batch.disk(self.pebble.0, PEBBLE_RADIUS, DISK);
         if let Some((q, prev, _)) = self.shot {
             batch.line(prev, q, 2.0 * px, SHOT.with_alpha(120));
@@ -418,7 +418,7 @@ impl Demo for SlideDemo {
         }
         if self.debug {
             let mut pebble = Vec::new();
-            contacts(self.pebble.0, PEBBLE_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut pebble);
+            contacts_disk(self.pebble.0, PEBBLE_RADIUS * 1.02 + 0.01, &self.level.colliders, &mut pebble);
             for c in self.disk_contacts().into_iter().chain(pebble).chain(self.box_contacts()) {
                 batch.arrow(c.point, c.point + c.normal * 1.2, 3.0 * px, NORMAL);
                 batch.disk(c.point, 0.12, CONTACT);
@@ -510,11 +510,11 @@ mod tests {
     fn box_stays_on_the_floor_and_moves() {
         let mut d = SlideDemo::new();
         d.reset(0);
-        let x0 = d.boxy().min.x;
+        let x0 = d.boxy().min().x;
         run(&mut d, 120);
         let b = d.boxy();
-        assert!((b.min.y - FLOOR_Y).abs() < 1e-3, "{b:?}");
-        assert!((b.min.x - x0).abs() > 1.0);
+        assert!((b.min().y - FLOOR_Y).abs() < 1e-3, "{b:?}");
+        assert!((b.min().x - x0).abs() > 1.0);
     }
 
     #[test]
@@ -526,17 +526,17 @@ mod tests {
             right.press_key(Key::Char('l'));
             let mut slow = 0;
             for _ in 0..400 {
-                let x = d.boxy().min.x;
+                let x = d.boxy().min().x;
                 d.step(&right);
                 // On the flat stretch (tiles, then the misaligned pieces), every step keeps at
                 // least half of the wanted motion.
-                if d.boxy().max.x < 24.0 && d.boxy().min.x - x < 0.5 * BOX_WALK * DT {
+                if d.boxy().max().x < 24.0 && d.boxy().min().x - x < 0.5 * BOX_WALK * DT {
                     slow += 1;
                 }
             }
             let b = d.boxy();
             assert_eq!(slow, 0, "swept = {swept}");
-            assert!(b.max.x > 30.9 && (b.min.y - 4.0).abs() < 1e-2, "on the plateau by the wall: {b:?}");
+            assert!(b.max().x > 30.9 && (b.min().y - 4.0).abs() < 1e-2, "on the plateau by the wall: {b:?}");
         }
     }
 

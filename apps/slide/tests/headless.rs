@@ -50,8 +50,8 @@ fn picture_shows_level_bodies_and_contacts() {
 
     // The box on the tiles.
     let b = demo.boxy();
-    assert!((b.min.y - FLOOR_Y).abs() < 1e-3 && b.min.x > 12.0, "box {b:?}");
-    assert!(count(&frame, &demo, b.min, b.max, BOX) > 150, "box pixels");
+    assert!((b.min().y - FLOOR_Y).abs() < 1e-3 && b.min().x > 12.0, "box {b:?}");
+    assert!(count(&frame, &demo, b.min(), b.max(), BOX) > 150, "box pixels");
 
     // The pebble rests in the V corner (apex at (6, 6)) touching both sides.
     let p = demo.pebble();

@@ -127,9 +127,10 @@ impl Body {
     }
 }
 
+/// The disk–box test is lore-collide2d's contact query (touching is not a contact there).
 fn disk_box(center: Vec2, r: f32, box_center: Vec2, half: Vec2) -> bool {
-    let closest = center.clamp(box_center - half, box_center + half);
-    closest.distance_squared(center) <= r * r
+    let b = lore_collide2d::Aabb::covering(box_center - half, box_center + half);
+    lore_collide2d::contact::contact_disk_aabb(center, r, &b).is_some()
 }
 
 /// The swarm demo.

@@ -2,8 +2,9 @@
 
 use thiserror::Error;
 
-/// Every way an input can be rejected.
+/// Every way an input can be rejected. New variants may be added in minor releases.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A coordinate, motion or parameter was NaN or infinite.
     #[error("{what} is not finite")]
@@ -25,14 +26,10 @@ pub enum Error {
         /// How many points were given.
         points: usize,
     },
-    /// An AABB whose minimum exceeds its maximum on some axis.
-    #[error("aabb min {min:?} exceeds max {max:?}")]
-    InvertedAabb {
-        /// The minimum corner.
-        min: [f32; 2],
-        /// The maximum corner.
-        max: [f32; 2],
-    },
+    /// A box, segment or ray refused by lore-geom (for example a box whose minimum exceeds
+    /// its maximum).
+    #[error(transparent)]
+    Geom(#[from] lore_geom::Error),
     /// An option outside its range (for example a slope angle beyond 90 degrees).
     #[error("{what} is out of range: {value}")]
     OutOfRange {

@@ -3,23 +3,37 @@
 //! Move disks and boxes through 2D level geometry smoothly: no snagging on the seams of loose
 //! segments or tiles, no tunnelling through thin walls, and no adjacency data to maintain.
 //!
+//! The modules follow the operations, as in parry2d and Box2D, and stack from the bottom up
+//! (a module uses only modules above it in this list, never one below):
+//!
+//! - [`error`]; [`geometry`]: closest points, distances that are never negative and never NaN,
+//!   robust parallel and collinear tests, on plain vectors.
 //! - [`shapes`]: [`Segment`], [`Disk`], [`Aabb`], [`Capsule`], [`ConvexPolygon`] (built from
-//!   any point cloud by a convex hull).
-//! - [`query`]: closest points and distances that are never negative and never NaN, robust
-//!   parallel and collinear tests, disk and box contacts against every shape (depth and
-//!   normal; separating axes for the box).
-//! - [`cast`]: ray and shape casts (time of impact), moving disks and boxes included.
-//! - [`slide`]: the slide moves. [`slide_disk`] moves then resolves the deepest penetration
+//!   any point cloud by a convex hull). [`mass`] (area, centroid, inertia) and [`motion`]
+//!   (framerate-independent smoothing) sit beside the query modules.
+//! - [`ray`]: a point moving along a motion against every shape ([`Hit`]).
+//! - [`contact`]: disk and box contacts against every shape, depth and normal ([`Contact`];
+//!   separating axes for the box).
+//! - [`cast`]: a moving disk or box against every shape (time of impact).
+//! - [`collider`]: the [`Shape`] trait the slide moves take and the [`Collider`] enum.
+//! - [`resolve`]: the slide moves. [`slide_disk`] moves then resolves the deepest penetration
 //!   first (seed 000); [`slide_disk_swept`] stops at the first touch and slides, so fast disks
 //!   never tunnel. [`slide_box`] and [`slide_box_swept`] do the same for a box, whose corners
-//!   are rounded by [`SlideOptions::rounding`] so it rides over the ends of loose pieces.
-//! - [`aabb`]: box resolution that only opposes the movement, necessary corrections first
-//!   (seed 003), a teleport mode and priorities.
-//! - [`character`]: slopes, ground detection, step-up.
-//! - [`mass`]: area, centroid, moment of inertia; [`motion`]: framerate-independent smoothing.
+//!   are rounded by [`SlideOptions::rounding`] so it rides over the ends of loose pieces. Box
+//!   resolution that only opposes the movement (seed 003), and a character controller.
+//!
+//! Function names follow one pattern, `[op]_[mover]_[obstacle]`: `contact_disk_segment`,
+//! `cast_aabb_capsule`, `ray_polygon` (the mover of a ray is a point), `slide_box_swept`.
 //!
 //! Domain: world coordinates with `|x|, |y| <= 1e4` and radii or half extents from 0.01 to 100.
-//! Beyond that results stay NaN-free for finite input but lose precision.
+//! Beyond that results stay NaN-free for finite input but lose precision. The guide,
+//! docs/collide2d.md, explains the rules and the guarantees.
+//!
+//! # Feature flags
+//!
+//! - `std` (default): std support for glam and the error type.
+//! - `libm`: the math backend for `no_std` + `alloc` builds
+//!   (`default-features = false, features = ["libm"]`).
 //!
 //! ```
 //! use glam::vec2;
@@ -43,34 +57,45 @@
 //!     let out = lore_collide2d::slide_box_swept(&b, vec2(0.25, -0.025), &floor, &SlideOptions::default())?;
 //!     b = b.translated(out.position - b.center());
 //! }
-//! assert!((b.min.x - 25.0).abs() < 1e-3);
-//! assert!(b.min.y.abs() < 1e-3);
+//! assert!((b.min().x - 25.0).abs() < 1e-3);
+//! assert!(b.min().y.abs() < 1e-3);
 //! # Ok(())
 //! # }
 //! ```
+#![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 
-pub mod aabb;
+extern crate alloc;
+
 pub mod cast;
-pub mod character;
+pub mod collider;
+pub mod contact;
 pub mod error;
+pub mod geometry;
 pub mod mass;
+mod math;
 pub mod motion;
-pub mod query;
+pub mod ray;
+mod report;
+pub mod resolve;
 mod sat;
 pub mod shapes;
-pub mod slide;
 
 /// The vector type of every API (glam 0.34), re-exported.
 pub use glam;
+/// The shared geometry vocabulary (box, segment, ray), re-exported.
+pub use lore_geom as geom;
 
-pub use aabb::{AabbMode, AabbResolution, Body, resolve_aabb, resolve_bodies};
-pub use cast::Hit;
-pub use character::{CharacterController, CharacterMove};
+pub use collider::{Collider, Shape};
 pub use error::Error;
 pub use mass::MassProperties;
-pub use query::Contact;
-pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Segment};
-pub use slide::{
-    Collider, Order, Shape, SlideOptions, SlideOutcome, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
+pub use report::{Contact, Hit};
+pub use resolve::{
+    AabbMode, AabbResolution, Body, CharacterController, CharacterMove, Order, SlideOptions, SlideOutcome,
+    resolve_aabb, resolve_bodies, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
 };
+pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Ray, Segment};
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/collide2d.md")]
+struct GuideDoctests;

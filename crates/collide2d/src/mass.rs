@@ -29,7 +29,7 @@ impl MassProperties {
     /// Box: `I = m (w^2 + h^2) / 12`.
     #[must_use]
     pub fn aabb(b: &Aabb) -> Self {
-        let s = b.max - b.min;
+        let s = b.max() - b.min();
         let area = s.x * s.y;
         Self { area, centroid: b.center(), inertia: area * s.length_squared() / 12.0 }
     }

@@ -3,23 +3,25 @@
 
 use glam::Vec2;
 
+use crate::math::{exp, powf};
+
 /// Move `current` toward `target`, losing the fraction `1 - exp(-rate * dt)` of the gap: the
 /// same curve whatever the frame rate (`rate` per second, `dt` in seconds).
 #[must_use]
 pub fn approach(current: Vec2, target: Vec2, rate: f32, dt: f32) -> Vec2 {
-    target + (current - target) * (-rate * dt).exp()
+    target + (current - target) * exp(-rate * dt)
 }
 
 /// Scalar [`approach`].
 #[must_use]
 pub fn approach_f32(current: f32, target: f32, rate: f32, dt: f32) -> f32 {
-    target + (current - target) * (-rate * dt).exp()
+    target + (current - target) * exp(-rate * dt)
 }
 
 /// Damp a velocity so that `retain_per_second` of it is left after one second, whatever `dt`.
 #[must_use]
 pub fn damp(velocity: Vec2, retain_per_second: f32, dt: f32) -> Vec2 {
-    velocity * retain_per_second.max(0.0).powf(dt)
+    velocity * powf(retain_per_second.max(0.0), dt)
 }
 
 /// Logarithmic interpolation between positive `a` and `b`: equal steps of `t` multiply by
@@ -27,7 +29,7 @@ pub fn damp(velocity: Vec2, retain_per_second: f32, dt: f32) -> Vec2 {
 /// linear interpolation.
 #[must_use]
 pub fn log_lerp(a: f32, b: f32, t: f32) -> f32 {
-    if a > 0.0 && b > 0.0 { a * (b / a).powf(t) } else { a + (b - a) * t }
+    if a > 0.0 && b > 0.0 { a * powf(b / a, t) } else { a + (b - a) * t }
 }
 
 #[cfg(test)]

@@ -11,8 +11,10 @@
 
 use glam::Vec2;
 
-use crate::cast::{Hit, ray_capsule};
-use crate::query::{Contact, closest_point_on_segment};
+use crate::geometry::closest_point_segment;
+use crate::math::sqrt;
+use crate::ray::ray_capsule;
+use crate::report::{Contact, Hit};
 use crate::shapes::{Capsule, Segment};
 
 /// The obstacle: its vertices and whether they close into a polygon (counter-clockwise) or are
@@ -96,7 +98,7 @@ fn closest_obstacle_point(points: Points<'_>, center: Vec2) -> Vec2 {
     let mut best = (f32::INFINITY, points.points[0]);
     for i in 0..points.edge_count() {
         let (p, q) = points.edge(i);
-        let c = closest_point_on_segment(center, p, q);
+        let c = closest_point_segment(center, p, q);
         let d = (center - c).length_squared();
         if d < best.0 {
             best = (d, c);
@@ -141,11 +143,11 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     for i in 0..points.edge_count() {
         let (p, q) = points.edge(i);
         for k in corners {
-            consider(closest_point_on_segment(k, p, q), k);
+            consider(closest_point_segment(k, p, q), k);
         }
     }
     let (d2, point, body) = best?;
-    let dist = d2.sqrt();
+    let dist = sqrt(d2);
     if dist >= radius || dist <= 0.0 {
         // A distance of 0 here is rounding at a touching configuration: use the axis.
         return (dist <= 0.0).then_some(Contact { point, normal, depth: radius });

@@ -34,7 +34,7 @@ fn misaligned() -> Vec<Segment> {
 
 /// Unit tiles whose tops form the floor y = 0.
 fn tiles() -> Vec<Aabb> {
-    (0..1000).map(|i| Aabb { min: vec2(i as f32, -1.0), max: vec2(i as f32 + 1.0, 0.0) }).collect()
+    (0..1000).map(|i| Aabb::new(vec2(i as f32, -1.0), vec2(i as f32 + 1.0, 0.0)).unwrap()).collect()
 }
 
 /// Candidates near x (what a grid would return); the slide functions work on any slice.
@@ -93,23 +93,23 @@ fn disk_slides_without_snagging_on_every_floor() {
 fn box_slides_over_tiles_and_pieces_without_snagging() {
     let floor = tiles();
     for v in SPEEDS.map(|s| s * R) {
-        let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+        let mut b = Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap();
         for step in 0..steps_for(v) {
-            let x = b.min.x;
+            let x = b.min().x;
             let r = resolve_aabb(&b, vec2(v, -0.1 * v), near(&floor, x), AabbMode::Smooth).unwrap();
             assert!(r.resolved);
-            assert!(r.aabb.min.x - x >= 0.5 * v, "box snag at step {step}, v = {v}");
-            assert!(r.aabb.min.y.abs() < 1e-4, "box left the floor: {:?}", r.aabb);
+            assert!(r.aabb.min().x - x >= 0.5 * v, "box snag at step {step}, v = {v}");
+            assert!(r.aabb.min().y.abs() < 1e-4, "box left the floor: {:?}", r.aabb);
             b = r.aabb;
         }
     }
     // Pieces modelled as thin boxes (axis-aligned segments).
-    let thin: Vec<Aabb> = pieces().iter().map(|s| Aabb { min: s.a - vec2(0.0, 0.01), max: s.b }).collect();
-    let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+    let thin: Vec<Aabb> = pieces().iter().map(|s| Aabb::new(s.a - vec2(0.0, 0.01), s.b).unwrap()).collect();
+    let mut b = Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap();
     for _ in 0..500 {
-        let x = b.min.x;
+        let x = b.min().x;
         let r = resolve_aabb(&b, vec2(0.05, -0.005), near(&thin, x), AabbMode::Smooth).unwrap();
-        assert!(r.aabb.min.x - x >= 0.025);
+        assert!(r.aabb.min().x - x >= 0.025);
         b = r.aabb;
     }
 }
@@ -137,24 +137,24 @@ const H: f32 = 0.5;
 /// the floor y = 0 the box may rise, on top of the tolerance.
 fn run_box<S: Shape + Clone>(floor: &[S], v: f32, swept: bool, steps: usize, flat: Option<f32>) -> (usize, Aabb) {
     let opts = SlideOptions::default();
-    let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+    let mut b = Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap();
     let mut snags = 0;
     for step in 0..steps {
         let motion = vec2(v, -0.1 * v);
-        let cand = near(floor, b.min.x);
+        let cand = near(floor, b.min().x);
         let out = if swept {
             slide_box_swept(&b, motion, cand, &opts).unwrap()
         } else {
             slide_box(&b, motion, cand, &opts).unwrap()
         };
         let next = b.translated(out.position - b.center());
-        if next.min.x - b.min.x < 0.5 * v {
+        if next.min().x - b.min().x < 0.5 * v {
             snags += 1;
         }
         assert!(out.resolved, "unresolved at {b:?}, step {step}");
         b = next;
         if let Some(hop) = flat {
-            assert!(b.min.y.abs() < 2e-3 * H + 2e-5 + hop, "left the floor: {b:?}, v = {v}, swept = {swept}");
+            assert!(b.min().y.abs() < 2e-3 * H + 2e-5 + hop, "left the floor: {b:?}, v = {v}, swept = {swept}");
         }
     }
     (snags, b)
@@ -180,7 +180,7 @@ fn box_slides_over_every_segment_floor_without_snagging() {
             ] {
                 let (snags, b) = run_box(&floor, v, swept, n, flat);
                 assert_eq!(snags, 0, "{name}: v = {v}, swept = {swept}");
-                assert!(b.min.x > 2.0 + 0.9 * v * n as f32, "{name}: reached {b:?}");
+                assert!(b.min().x > 2.0 + 0.9 * v * n as f32, "{name}: reached {b:?}");
             }
             let (snags, _) = run_box(&tiles(), v, swept, n, Some(0.0));
             assert_eq!(snags, 0, "tiles: v = {v}, swept = {swept}");
@@ -191,7 +191,7 @@ fn box_slides_over_every_segment_floor_without_snagging() {
 #[test]
 fn fast_box_never_tunnels_through_a_thin_wall() {
     // A wall as one segment, as a box's four edges, and as a box.
-    let wall = Aabb { min: vec2(10.0, -50.0), max: vec2(11.0, 50.0) };
+    let wall = Aabb::new(vec2(10.0, -50.0), vec2(11.0, 50.0)).unwrap();
     let thin = [Segment { a: vec2(10.0, -50.0), b: vec2(10.0, 50.0) }];
     let edges = wall.edges();
     for i in 0..200 {
@@ -244,9 +244,9 @@ fn sharp_box_snags_on_a_misaligned_seam_where_the_rounded_one_slides() {
     let floor = misaligned();
     let run = |rounding| {
         let opts = SlideOptions { rounding, ..SlideOptions::default() };
-        let (mut b, mut snags) = (Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) }, 0);
+        let (mut b, mut snags) = (Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap(), 0);
         for _ in 0..200 {
-            let out = slide_box_swept(&b, vec2(0.025, -0.0025), near(&floor, b.min.x), &opts).unwrap();
+            let out = slide_box_swept(&b, vec2(0.025, -0.0025), near(&floor, b.min().x), &opts).unwrap();
             snags += usize::from(out.position.x - b.center().x < 0.0125);
             b = b.translated(out.position - b.center());
         }
@@ -284,7 +284,7 @@ fn corners_from_60_to_170_degrees_do_not_jitter() {
             // And it rests touching both walls or sitting against the right one.
             let d = walls
                 .iter()
-                .map(|w| lore_collide2d::query::point_segment_distance(p, w.a, w.b))
+                .map(|w| lore_collide2d::geometry::distance_point_segment(p, w.a, w.b))
                 .fold(f32::MAX, f32::min);
             assert!(d > R * (1.0 - 1e-3), "{deg}: penetrating, d = {d}");
         }
@@ -315,7 +315,8 @@ fn box_in_corners_from_60_to_170_degrees_does_not_jitter() {
             let last = &history[history.len() - 50..];
             let spread = last.iter().map(|q| q.distance(last[0])).fold(0.0f32, f32::max);
             assert!(spread < 1e-4 * 0.3, "{deg} degrees, swept {swept}: jitter {spread}");
-            let depth = walls.iter().filter_map(|w| lore_collide2d::query::aabb_segment(&b, w)).map(|c| c.depth);
+            let depth =
+                walls.iter().filter_map(|w| lore_collide2d::contact::contact_aabb_segment(&b, w)).map(|c| c.depth);
             let depth = depth.fold(0.0, f32::max);
             assert!(depth < 0.005 * 0.3, "{deg} degrees, swept {swept}: penetrating {depth}");
         }
@@ -325,7 +326,7 @@ fn box_in_corners_from_60_to_170_degrees_does_not_jitter() {
 #[test]
 fn fast_disk_never_tunnels_through_a_thin_wall() {
     // A wall one unit thick: as a box and as its four edges.
-    let wall = Aabb { min: vec2(10.0, -50.0), max: vec2(11.0, 50.0) };
+    let wall = Aabb::new(vec2(10.0, -50.0), vec2(11.0, 50.0)).unwrap();
     let edges = wall.edges();
     for i in 0..200 {
         let y = -20.0 + 0.2 * i as f32;
@@ -394,12 +395,12 @@ fn same_inputs_same_bits() {
     assert_eq!(run(), run());
     let run_box = || {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+        let mut b = Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap();
         for i in 0..3000 {
             let m = vec2(0.01 * (i % 17) as f32, -0.003 * (i % 5) as f32);
-            let p = slide_box_swept(&b, m, near(&floor, b.min.x), &SlideOptions::default()).unwrap().position;
+            let p = slide_box_swept(&b, m, near(&floor, b.min().x), &SlideOptions::default()).unwrap().position;
             b = b.translated(p - b.center());
-            for v in [b.min.x.to_bits(), b.min.y.to_bits()] {
+            for v in [b.min().x.to_bits(), b.min().y.to_bits()] {
                 h = (h ^ u64::from(v)).wrapping_mul(0x100_0000_01b3);
             }
         }
@@ -429,11 +430,11 @@ fn full_length_of_every_floor_without_snags() {
             assert!(p.x > 950.0, "tiles: reached {p}");
         }
         // The box over the tiles with the seed 003 resolution, the whole way.
-        let mut b = Aabb { min: vec2(2.0, 0.0), max: vec2(3.0, 1.0) };
+        let mut b = Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap();
         for _ in 0..steps {
-            let x = b.min.x;
+            let x = b.min().x;
             let r = resolve_aabb(&b, vec2(v, -0.1 * v), near(&tiles, x), AabbMode::Smooth).unwrap();
-            assert!(r.aabb.min.x - x >= 0.5 * v && r.aabb.min.y.abs() < 1e-4, "box at {:?}", r.aabb);
+            assert!(r.aabb.min().x - x >= 0.5 * v && r.aabb.min().y.abs() < 1e-4, "box at {:?}", r.aabb);
             b = r.aabb;
         }
     }
@@ -455,14 +456,14 @@ fn full_length_of_every_floor_without_snags_box() {
                 let hop = if *name == "misaligned" { 0.07 * v } else { 0.0 };
                 let (snags, b) = run_box(floor, v, swept, steps, Some(hop));
                 assert_eq!(snags, 0, "box, {name}: v = {v}, swept = {swept}");
-                assert!(b.min.x > 950.0, "box, {name}: reached {b:?}");
+                assert!(b.min().x > 950.0, "box, {name}: reached {b:?}");
             }
             let (snags, b) = run_box(&sloped, v, swept, steps, None);
             assert_eq!(snags, 0, "box, sloped polyline: v = {v}, swept = {swept}");
-            assert!(b.min.x > 950.0, "box, sloped polyline: reached {b:?}");
+            assert!(b.min().x > 950.0, "box, sloped polyline: reached {b:?}");
             let (snags, b) = run_box(&tiles, v, swept, steps, Some(0.0));
             assert_eq!(snags, 0, "box, tiles: v = {v}, swept = {swept}");
-            assert!(b.min.x > 950.0, "box, tiles: reached {b:?}");
+            assert!(b.min().x > 950.0, "box, tiles: reached {b:?}");
         }
     }
 }
@@ -471,7 +472,7 @@ fn full_length_of_every_floor_without_snags_box() {
 fn with_one_resolution_per_step_only_deepest_first_slides() {
     // Tiles listed right to left, so the first contact found at a seam is the next tile's corner.
     let tiles: Vec<Aabb> =
-        (0..40).rev().map(|i| Aabb { min: vec2(i as f32, -1.0), max: vec2(i as f32 + 1.0, 0.0) }).collect();
+        (0..40).rev().map(|i| Aabb::new(vec2(i as f32, -1.0), vec2(i as f32 + 1.0, 0.0)).unwrap()).collect();
     let run = |order| {
         let opts = SlideOptions { order, iterations: 1, ..SlideOptions::default() };
         let (mut p, mut snags) = (vec2(2.0, R), 0);

@@ -3,10 +3,13 @@
 //! the smallest remaining axis; teleport mode takes the minimal correction in any direction;
 //! priorities decide who is shoved between moving boxes.
 
+use alloc::vec;
+use alloc::vec::Vec;
+
 use glam::Vec2;
 
+use crate::contact::{Contact, contact_aabb_aabb};
 use crate::error::{Error, finite};
-use crate::query;
 use crate::shapes::Aabb;
 
 /// How a box move is corrected.
@@ -38,13 +41,13 @@ fn need(moved: &Aabb, o: &Aabb, rel: Vec2, axis: usize) -> Option<f32> {
     if m == 0.0 {
         return None;
     }
-    let n = if m > 0.0 { moved.max[axis] - o.min[axis] } else { o.max[axis] - moved.min[axis] };
-    let slack = 1e-5 * m.abs() + 4.0 * f32::EPSILON * moved.max[axis].abs().max(moved.min[axis].abs());
+    let n = if m > 0.0 { moved.max()[axis] - o.min()[axis] } else { o.max()[axis] - moved.min()[axis] };
+    let slack = 1e-5 * m.abs() + 4.0 * f32::EPSILON * moved.max()[axis].abs().max(moved.min()[axis].abs());
     (n > 0.0 && n <= m.abs() + slack).then_some(n.min(m.abs()))
 }
 
 fn overlapping(b: &Aabb, obstacles: &[Aabb]) -> bool {
-    obstacles.iter().any(|o| b.overlaps(o))
+    obstacles.iter().any(|o| b.interiors_overlap(o))
 }
 
 /// Move box `start` by `motion` among static `obstacles` and correct the overlaps.
@@ -56,8 +59,8 @@ fn overlapping(b: &Aabb, obstacles: &[Aabb]) -> bool {
 /// [`Error::NonFinite`] for a non-finite motion or box.
 pub fn resolve_aabb(start: &Aabb, motion: Vec2, obstacles: &[Aabb], mode: AabbMode) -> Result<AabbResolution, Error> {
     finite(motion, "motion")?;
-    finite(start.min, "aabb min")?;
-    finite(start.max, "aabb max")?;
+    finite(start.min(), "aabb min")?;
+    finite(start.max(), "aabb max")?;
     Ok(match mode {
         AabbMode::Smooth => smooth(start, motion, obstacles),
         AabbMode::Teleport => teleport(start, motion, obstacles),
@@ -85,7 +88,7 @@ fn smooth_among(start: &Aabb, motion: Vec2, obstacles: impl Iterator<Item = (Aab
     };
     let mut choices: Vec<([Option<f32>; 2], Vec2)> = Vec::new();
     for (o, om) in obstacles.clone() {
-        if !moved.overlaps(&o) {
+        if !moved.interiors_overlap(&o) {
             continue;
         }
         let rel = motion - om;
@@ -118,7 +121,7 @@ fn smooth_among(start: &Aabb, motion: Vec2, obstacles: impl Iterator<Item = (Aab
         applied[axis] += pos[axis] - neg[axis];
     }
     let aabb = start.translated(applied);
-    let resolved = !obstacles.into_iter().any(|(o, _)| aabb.overlaps(&o));
+    let resolved = !obstacles.into_iter().any(|(o, _)| aabb.interiors_overlap(&o));
     AabbResolution { aabb, motion: applied, resolved }
 }
 
@@ -126,7 +129,7 @@ fn teleport(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
     let mut b = start.translated(motion);
     for _ in 0..16 {
         let deepest =
-            obstacles.iter().filter_map(|o| query::aabb_aabb(&b, o)).fold(None, |best: Option<query::Contact>, c| {
+            obstacles.iter().filter_map(|o| contact_aabb_aabb(&b, o)).fold(None, |best: Option<Contact>, c| {
                 if best.is_none_or(|x| c.depth > x.depth) { Some(c) } else { best }
             });
         match deepest {
@@ -134,7 +137,7 @@ fn teleport(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
             None => break,
         }
     }
-    AabbResolution { aabb: b, motion: b.min - start.min, resolved: !overlapping(&b, obstacles) }
+    AabbResolution { aabb: b, motion: b.min() - start.min(), resolved: !overlapping(&b, obstacles) }
 }
 
 /// A moving box for [`resolve_bodies`].
@@ -160,8 +163,8 @@ pub struct Body {
 pub fn resolve_bodies(bodies: &[Body], walls: &[Aabb]) -> Result<Vec<AabbResolution>, Error> {
     for b in bodies {
         finite(b.motion, "motion")?;
-        finite(b.aabb.min, "aabb min")?;
-        finite(b.aabb.max, "aabb max")?;
+        finite(b.aabb.min(), "aabb min")?;
+        finite(b.aabb.max(), "aabb max")?;
     }
     let mut order: Vec<usize> = (0..bodies.len()).collect();
     order.sort_by_key(|&i| bodies[i].priority);
@@ -185,9 +188,8 @@ mod tests {
     #[test]
     fn necessary_correction_first_prevents_the_seam_snag() {
         // Two floor tiles; the box walks right over the seam while pressing down.
-        let tiles =
-            [Aabb { min: vec2(0.0, -1.0), max: vec2(1.0, 0.0) }, Aabb { min: vec2(1.0, -1.0), max: vec2(2.0, 0.0) }];
-        let b = Aabb { min: vec2(0.05, 0.0), max: vec2(0.95, 0.9) };
+        let tiles = [Aabb::covering(vec2(0.0, -1.0), vec2(1.0, 0.0)), Aabb::covering(vec2(1.0, -1.0), vec2(2.0, 0.0))];
+        let b = Aabb::covering(vec2(0.05, 0.0), vec2(0.95, 0.9));
         let r = resolve_aabb(&b, vec2(0.1, -0.05), &tiles, AabbMode::Smooth).unwrap();
         assert_eq!(r.motion, vec2(0.1, 0.0));
         assert!(r.resolved);
@@ -196,24 +198,22 @@ mod tests {
     #[test]
     fn corner_undoes_the_move_and_teleport_takes_the_minimum() {
         let walls =
-            [Aabb { min: vec2(1.0, -5.0), max: vec2(2.0, 5.0) }, Aabb { min: vec2(-5.0, -2.0), max: vec2(5.0, -1.0) }];
-        let b = Aabb { min: vec2(0.0, -1.0), max: vec2(1.0, 0.0) };
+            [Aabb::covering(vec2(1.0, -5.0), vec2(2.0, 5.0)), Aabb::covering(vec2(-5.0, -2.0), vec2(5.0, -1.0))];
+        let b = Aabb::covering(vec2(0.0, -1.0), vec2(1.0, 0.0));
         let r = resolve_aabb(&b, vec2(0.2, -0.2), &walls, AabbMode::Smooth).unwrap();
         assert_eq!(r.motion, Vec2::ZERO);
         let t = resolve_aabb(&b, vec2(0.5, 0.0), &walls, AabbMode::Teleport).unwrap();
         assert!(t.resolved);
-        assert!((t.aabb.max.x - 1.0).abs() < 1e-6);
+        assert!((t.aabb.max().x - 1.0).abs() < 1e-6);
     }
 
     #[test]
     fn walls_beat_bodies_and_priorities_decide() {
-        let walls = [Aabb { min: vec2(3.0, 0.0), max: vec2(4.0, 2.0) }];
-        let strong =
-            Body { aabb: Aabb { min: vec2(0.0, 0.0), max: vec2(1.0, 1.0) }, motion: vec2(0.5, 0.0), priority: 0 };
-        let weak =
-            Body { aabb: Aabb { min: vec2(1.2, 0.0), max: vec2(2.2, 1.0) }, motion: vec2(-0.5, 0.0), priority: 1 };
+        let walls = [Aabb::covering(vec2(3.0, 0.0), vec2(4.0, 2.0))];
+        let strong = Body { aabb: Aabb::covering(vec2(0.0, 0.0), vec2(1.0, 1.0)), motion: vec2(0.5, 0.0), priority: 0 };
+        let weak = Body { aabb: Aabb::covering(vec2(1.2, 0.0), vec2(2.2, 1.0)), motion: vec2(-0.5, 0.0), priority: 1 };
         let out = resolve_bodies(&[weak, strong], &walls).unwrap();
         assert_eq!(out[1].motion, vec2(0.5, 0.0), "the strong body moves freely");
-        assert!(!out[0].aabb.overlaps(&out[1].aabb), "the weak one yields");
+        assert!(!out[0].aabb.interiors_overlap(&out[1].aabb), "the weak one yields");
     }
 }

@@ -3,158 +3,15 @@
 //! the same two moves; a box collides with its corners rounded by [`SlideOptions::rounding`],
 //! which is what lets it ride over the ends of loose pieces as a disk does.
 
+use alloc::vec::Vec;
+
 use glam::Vec2;
 
-use crate::cast::{self, Hit};
+use crate::collider::Shape;
 use crate::error::{Error, finite, positive};
-use crate::query::{self, Contact};
-use crate::sat;
-use crate::shapes::{Aabb, Capsule, ConvexPolygon, Segment};
-
-/// A static obstacle a disk or a box can collide with.
-pub trait Shape {
-    /// Contact with a disk, if they overlap.
-    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact>;
-    /// First touch of a disk moving by `motion`, entering hits only.
-    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit>;
-    /// Contact with a box of half extents `half` centred at `center`, grown by `radius` (its
-    /// corners rounded; `radius == 0` is the sharp box), if they overlap.
-    fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact>;
-    /// First touch of that box moving by `motion`, entering hits only.
-    fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit>;
-    /// Bounding box.
-    fn bounds(&self) -> Aabb;
-}
-
-fn ends(s: &Segment) -> [Vec2; 2] {
-    [s.a, s.b]
-}
-
-/// A box against the vertices of a segment or polygon: the separating-axis contact (rounded by
-/// `radius`) and the SAT sweep (sharp) or the rounded Minkowski cast.
-fn points_box_cast(points: sat::Points<'_>, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-    if radius > 0.0 {
-        if sat::box_contact(points, center, half, radius).is_some() {
-            return None;
-        }
-        sat::rounded_box_cast(points, center, half, radius, motion)
-    } else {
-        sat::box_sweep(points, center, half, motion)
-    }
-}
-
-impl Shape for Segment {
-    #[inline]
-    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
-        query::disk_segment(center, radius, self)
-    }
-    #[inline]
-    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        cast::cast_disk_segment(center, radius, motion, self)
-    }
-    #[inline]
-    fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
-        sat::box_contact(sat::Points { points: &ends(self), closed: false }, center, half, radius)
-    }
-    #[inline]
-    fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        points_box_cast(sat::Points { points: &ends(self), closed: false }, center, half, radius, motion)
-    }
-    fn bounds(&self) -> Aabb {
-        self.aabb()
-    }
-}
-
-impl Shape for Aabb {
-    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
-        query::disk_aabb(center, radius, self)
-    }
-    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        cast::cast_disk_aabb(center, radius, motion, self)
-    }
-    fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
-        // A box against a box is a point against the box grown by the half extents.
-        let grown = Aabb { min: self.min - half, max: self.max + half };
-        let c = if radius > 0.0 {
-            query::disk_aabb(center, radius, &grown)?
-        } else {
-            query::aabb_aabb(&Aabb { min: center - half, max: center + half }, self)?
-        };
-        Some(Contact { point: query::closest_point_on_aabb(c.point, self), ..c })
-    }
-    fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        let body = Aabb { min: center - half, max: center + half };
-        if radius > 0.0 {
-            let grown = Aabb { min: self.min - half, max: self.max + half };
-            if query::disk_aabb(center, radius, &grown).is_some() {
-                return None;
-            }
-            cast::cast_disk_aabb(center, radius, motion, &grown)
-        } else {
-            cast::cast_aabb_aabb(&body, motion, self)
-        }
-    }
-    fn bounds(&self) -> Aabb {
-        *self
-    }
-}
-
-impl Shape for ConvexPolygon {
-    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
-        query::disk_polygon(center, radius, self)
-    }
-    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        cast::cast_disk_polygon(center, radius, motion, self)
-    }
-    fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
-        sat::box_contact(sat::Points { points: self.points(), closed: true }, center, half, radius)
-    }
-    fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        points_box_cast(sat::Points { points: self.points(), closed: true }, center, half, radius, motion)
-    }
-    fn bounds(&self) -> Aabb {
-        self.aabb()
-    }
-}
-
-impl Shape for Capsule {
-    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
-        let c = query::disk_segment(center, radius + self.radius, &self.segment)?;
-        Some(Contact { point: c.point + c.normal * self.radius, ..c })
-    }
-    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        cast::ray_capsule(center, motion, &Capsule { segment: self.segment, radius: self.radius + radius })
-    }
-    fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
-        let c = self.segment.box_contact(center, half, radius + self.radius)?;
-        Some(Contact { point: c.point + c.normal * self.radius, ..c })
-    }
-    fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        self.segment.box_cast(center, half, radius + self.radius, motion)
-    }
-    fn bounds(&self) -> Aabb {
-        let b = self.segment.aabb();
-        Aabb { min: b.min - self.radius, max: b.max + self.radius }
-    }
-}
-
-impl<S: Shape + ?Sized> Shape for &S {
-    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
-        (**self).disk_contact(center, radius)
-    }
-    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        (**self).disk_cast(center, radius, motion)
-    }
-    fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
-        (**self).box_contact(center, half, radius)
-    }
-    fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        (**self).box_cast(center, half, radius, motion)
-    }
-    fn bounds(&self) -> Aabb {
-        (**self).bounds()
-    }
-}
+use crate::math::sqrt;
+use crate::report::{Contact, Hit};
+use crate::shapes::Aabb;
 
 /// Which penetration the discrete move resolves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -283,13 +140,13 @@ impl Mover for BoxMover {
 
 /// The deepest contact of a disk against `shapes`, if any.
 #[must_use]
-pub fn deepest_contact<S: Shape>(center: Vec2, radius: f32, shapes: &[S]) -> Option<Contact> {
+pub fn deepest_contact_disk<S: Shape>(center: Vec2, radius: f32, shapes: &[S]) -> Option<Contact> {
     deepest(DiskMover(radius), center, shapes)
 }
 
 /// The deepest contact of a box against `shapes`, if any (the sharp box: separating axes).
 #[must_use]
-pub fn deepest_box_contact<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
+pub fn deepest_contact_box<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
     deepest(BoxMover { core: aabb.half_extents(), radius: 0.0 }, aabb.center(), shapes)
 }
 
@@ -306,12 +163,12 @@ fn deepest<S: Shape>(body: impl Mover, center: Vec2, shapes: &[S]) -> Option<Con
 }
 
 /// Every contact of a disk against `shapes`, appended to `out` (for debug views).
-pub fn contacts<S: Shape>(center: Vec2, radius: f32, shapes: &[S], out: &mut Vec<Contact>) {
+pub fn contacts_disk<S: Shape>(center: Vec2, radius: f32, shapes: &[S], out: &mut Vec<Contact>) {
     out.extend(shapes.iter().filter_map(|s| s.disk_contact(center, radius)));
 }
 
 /// Every contact of a box against `shapes`, appended to `out` (for debug views).
-pub fn box_contacts<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
+pub fn contacts_box<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
     out.extend(shapes.iter().filter_map(|s| s.box_contact(aabb.center(), aabb.half_extents(), 0.0)));
 }
 
@@ -327,8 +184,8 @@ fn check(center: Vec2, radius: f32, motion: Vec2, options: &SlideOptions) -> Res
 }
 
 fn check_box(aabb: &Aabb, motion: Vec2, options: &SlideOptions) -> Result<BoxMover, Error> {
-    finite(aabb.min, "aabb min")?;
-    finite(aabb.max, "aabb max")?;
+    finite(aabb.min(), "aabb min")?;
+    finite(aabb.max(), "aabb max")?;
     let half = aabb.half_extents();
     positive(half.x, "aabb half width")?;
     positive(half.y, "aabb half height")?;
@@ -518,7 +375,7 @@ pub(crate) fn swept<S: Shape>(
             break;
         };
         let normal = adjust(normal);
-        let len = len2.sqrt();
+        let len = sqrt(len2);
         let t = (t - skin / len).max(0.0);
         p += rem * t;
         rem *= 1.0 - t;
@@ -552,60 +409,4 @@ pub(crate) fn swept<S: Shape>(
         depth = fixed.depth;
     }
     SlideOutcome { position: p, depth, resolved: depth <= tol, contacts, last_normal }
-}
-
-/// Any of the crate's static shapes, for levels that mix them in one slice.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Collider {
-    /// A segment (floors, walls, slopes).
-    Segment(Segment),
-    /// A box (tiles).
-    Aabb(Aabb),
-    /// A capsule.
-    Capsule(Capsule),
-    /// A convex polygon.
-    Polygon(ConvexPolygon),
-}
-
-impl Shape for Collider {
-    fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
-        match self {
-            Collider::Segment(s) => s.disk_contact(center, radius),
-            Collider::Aabb(s) => s.disk_contact(center, radius),
-            Collider::Capsule(s) => s.disk_contact(center, radius),
-            Collider::Polygon(s) => s.disk_contact(center, radius),
-        }
-    }
-    fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        match self {
-            Collider::Segment(s) => s.disk_cast(center, radius, motion),
-            Collider::Aabb(s) => s.disk_cast(center, radius, motion),
-            Collider::Capsule(s) => s.disk_cast(center, radius, motion),
-            Collider::Polygon(s) => s.disk_cast(center, radius, motion),
-        }
-    }
-    fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
-        match self {
-            Collider::Segment(s) => s.box_contact(center, half, radius),
-            Collider::Aabb(s) => s.box_contact(center, half, radius),
-            Collider::Capsule(s) => s.box_contact(center, half, radius),
-            Collider::Polygon(s) => s.box_contact(center, half, radius),
-        }
-    }
-    fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
-        match self {
-            Collider::Segment(s) => s.box_cast(center, half, radius, motion),
-            Collider::Aabb(s) => s.box_cast(center, half, radius, motion),
-            Collider::Capsule(s) => s.box_cast(center, half, radius, motion),
-            Collider::Polygon(s) => s.box_cast(center, half, radius, motion),
-        }
-    }
-    fn bounds(&self) -> Aabb {
-        match self {
-            Collider::Segment(s) => s.bounds(),
-            Collider::Aabb(s) => s.bounds(),
-            Collider::Capsule(s) => s.bounds(),
-            Collider::Polygon(s) => s.bounds(),
-        }
-    }
 }

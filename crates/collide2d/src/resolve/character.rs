@@ -3,8 +3,10 @@
 
 use glam::Vec2;
 
+use super::slide::{DiskMover, SlideOptions, swept};
+use crate::collider::Shape;
 use crate::error::{Error, finite, positive};
-use crate::slide::{DiskMover, Shape, SlideOptions, swept};
+use crate::math::cos;
 
 /// Settings of a disk-shaped character (y is up).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,7 +71,7 @@ impl CharacterController {
     /// Whether a surface with this normal can be stood on.
     #[must_use]
     pub fn walkable(&self, normal: Vec2) -> bool {
-        normal.y >= self.max_slope.cos() - 1e-6
+        normal.y >= cos(self.max_slope) - 1e-6
     }
 
     /// The walkable ground within `ground_distance` below `position`, if any (its normal).
@@ -89,7 +91,7 @@ impl CharacterController {
     }
 
     fn sweep<S: Shape>(&self, from: Vec2, motion: Vec2, shapes: &[S]) -> Vec2 {
-        let walkable_cos = self.max_slope.cos();
+        let walkable_cos = cos(self.max_slope);
         let climbing = motion.y <= 0.0 || motion.x != 0.0;
         swept(DiskMover(self.radius), from, motion, shapes, &self.options, |n| {
             // A steep slope met while walking acts as a vertical wall: no climbing it.
