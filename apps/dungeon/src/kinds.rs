@@ -171,7 +171,7 @@ impl Kinds {
     /// [`KindsError::Document`] for malformed text, unknown parameters, unreadable values or a
     /// missing thing; [`KindsError::OutOfRange`] for values the game cannot run with.
     pub fn from_xml(text: &str) -> Result<Self, KindsError> {
-        let limits = Limits { max_depth: 4, max_value_len: 256, max_things: 64 };
+        let limits = Limits { max_depth: 4, max_value_len: 256, max_things: 64, ..Limits::default() };
         let doc = load_strict(text, &Self::registry(), &limits)?;
         let kinds = Self {
             player: thing_value(&doc, "player")?,
