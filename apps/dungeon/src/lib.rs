@@ -23,6 +23,12 @@
 //! assert_eq!(game.frame(), 60);
 //! # Ok::<(), lore_dungeon::game::GameError>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 pub mod autopilot;
 pub mod demo;

@@ -8,6 +8,12 @@
 //! raster, uploaded as a texture) instead of a shape per cell, wall and node: their shapes would
 //! pass the largest vertex buffer a GPU takes (lore-render draws a batch from one buffer), and
 //! at that size a cell is under a pixel anyway.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// Atomic writes of exports: lore-render's, shared by every app that saves.
 pub use lore_render::file;

@@ -6,6 +6,12 @@
 //!
 //! Headless, the autopilot weaves the ship through the field and fires upwards, so the picture
 //! after 120 steps shows hits.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 use std::time::Instant;
 

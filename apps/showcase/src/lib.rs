@@ -1,6 +1,12 @@
 //! The showcase: every lore demo in one window (a menu switches between them), or, without a
 //! display or with `--headless`, each demo rendered to `<out>/<name>.png`.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 pub mod bounce;
 pub mod demos;

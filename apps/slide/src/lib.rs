@@ -4,6 +4,12 @@
 //!
 //! The world is the rectangle [`WORLD`]. With no input an autopilot walks the disk and the box
 //! back and forth and a projectile is fired at a thin wall every [`SHOT_PERIOD`] steps.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 use lore_collide2d::contact::Contact;
 use lore_collide2d::resolve::{contacts_box, contacts_disk};

@@ -8,6 +8,12 @@
 //! turning direction: all hits are marked [`RAY`], the first one [`FIRST_HIT`].
 //!
 //! Keys: 1 brute force, 2 sweep, 3 grid, 4 spatial hash, 5 tree; H toggles the heat map.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 use lore_broadphase::{
     Aabb, Axis, BruteForce, Grid, ProxyId, QueryStats, Ray, RayHit, SpatialHash, SpatialIndex, Sweep, Tree,

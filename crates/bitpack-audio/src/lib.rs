@@ -36,8 +36,14 @@
 //! assert_eq!(container::decode(&file)?, audio);
 //! # Ok::<(), lore_bitpack_audio::Error>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 extern crate alloc;
 

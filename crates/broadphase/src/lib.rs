@@ -62,9 +62,15 @@
 //! - `std` (default): std support for glam and the error type.
 //! - `libm`: the math backend for `no_std` + `alloc` builds
 //!   (`default-features = false, features = ["libm"]`).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 extern crate alloc;
 

@@ -48,6 +48,7 @@
 //! - `std` (default): std support for glam and the error type.
 //! - `libm`: the math backend for `no_std` + `alloc` builds
 //!   (`default-features = false, features = ["libm"]`).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]

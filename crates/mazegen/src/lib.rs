@@ -56,9 +56,14 @@
 //! # Feature flags
 //! - `pictures` (default): [`to_svg`], [`to_png`], [`to_rgba`]. Without it the crate has no
 //!   image dependency.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 // The modules stack from the bottom up: each uses only modules of the layers above it.
 // Layer 1, values: the error, the maze, the configuration.

@@ -60,7 +60,7 @@
 //! - `gpu` (default): the GPU path, [`GpuCollider`] and [`QueryBatch`], and the wgpu
 //!   dependency. Without it (`default-features = false`) the crate is the CPU twin alone and
 //!   does not build wgpu.
-
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 // The crate docs name the GPU items; without the `gpu` feature those links have no target.
 #![cfg_attr(not(feature = "gpu"), allow(rustdoc::broken_intra_doc_links))]

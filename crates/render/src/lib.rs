@@ -47,7 +47,13 @@
 //! - `clap` (default): [`RunArgs`] derives `clap::Args`; without it, it is a plain struct.
 //! - `window`: the windowed runner (winit, egui-winit). Without it [`run()`] is headless only
 //!   and returns [`RunError::NoWindowSupport`] when a window is asked for.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
+
+// The README's examples are compiled and run as doctests, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 pub mod args;
 pub mod batch;
