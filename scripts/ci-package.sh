@@ -35,9 +35,14 @@ import json, os, sys
 for p in json.load(sys.stdin)["packages"]:
     if p["publish"] == []:
         continue
-    missing = [f for f in ("description", "license", "repository", "homepage", "documentation", "readme")
-               if not p.get(f)]
-    if "docs.rs" not in (p.get("metadata") or {}):
+    # repository and homepage: required once the public repository exists (LORE_REQUIRE_REPOSITORY=1);
+    # until then the project sets none rather than an address that leads nowhere.
+    fields = ["description", "license", "documentation", "readme"]
+    if os.environ.get("LORE_REQUIRE_REPOSITORY") == "1":
+        fields += ["repository", "homepage"]
+    missing = [f for f in fields if not p.get(f)]
+    # cargo metadata nests [package.metadata.docs.rs] as {"docs": {"rs": {...}}}.
+    if not ((p.get("metadata") or {}).get("docs") or {}).get("rs"):
         missing.append("[package.metadata.docs.rs]")
     print("\t".join([p["name"], os.path.dirname(p["manifest_path"]), p.get("readme") or "README.md",
                      ",".join(missing) or "-"]))
