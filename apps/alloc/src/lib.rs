@@ -3,6 +3,7 @@
 //!
 //! The world is the rectangle [`WORLD`]; band `i` (policy `Policy::ALL[i]`) has its region map
 //! in [`map_rect`] and its time plot in [`plot_rect`], so tests can find them in a picture.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use lore_allocators::Policy;
 use lore_allocators::trace::{Event, Replay, Trace};
@@ -241,3 +242,8 @@ impl Demo for AllocDemo {
         format!("event {}/{} | {}", self.next_event, self.trace.events().len(), parts.join(" | "))
     }
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -10,6 +10,7 @@
 //!
 //! Headless, with no input, it plays a scripted session (select, recolor, add, duplicate, drag,
 //! delete, undo) and draws the inspector into the scene ([`overlay`]) so the picture shows it.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 
 pub mod draw;
@@ -414,3 +415,8 @@ mod tests {
         assert_eq!(demo.ed.doc.things.len(), n);
     }
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

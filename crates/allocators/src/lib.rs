@@ -48,6 +48,7 @@
 //! - `sanitize`: freed bytes are filled with [`POISON`] and, in builds with
 //!   `-Zsanitizer=address`, marked unaddressable for AddressSanitizer, so a use-after-free
 //!   inside a region is caught.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 
@@ -76,3 +77,8 @@ pub use stack::{Marker, Stack};
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../../../docs/allocators.md")]
 struct GuideDoctests;
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -62,6 +62,7 @@
 //! # Ok(())
 //! # }
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 
@@ -99,3 +100,8 @@ pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Ray, Segment};
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/collide2d.md")]
 struct GuideDoctests;
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

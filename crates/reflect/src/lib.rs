@@ -75,6 +75,7 @@
 //!   [`register_kind!`], [`Registry::linked`]).
 //! - `glam` (default): glam vectors (without `std`, also enable glam's `libm` feature).
 //! - `serde`: `DocumentData`, a plain mirror of a document for JSON, RON or any serde format.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
@@ -180,3 +181,8 @@ pub mod __private {
     #[cfg(feature = "inventory")]
     pub use inventory;
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
