@@ -30,25 +30,66 @@
 use core::alloc::{GlobalAlloc, Layout};
 use core::fmt;
 use core::ptr;
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering::Relaxed};
+use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering::Relaxed};
+
+/// A shared counter: 64-bit where the target has 64-bit atomics, pointer-sized (wrapping past
+/// `usize::MAX`) on the 32-bit targets that have none, such as Cortex-M.
+#[cfg(target_has_atomic = "64")]
+#[derive(Debug)]
+struct Counter(core::sync::atomic::AtomicU64);
+#[cfg(not(target_has_atomic = "64"))]
+#[derive(Debug)]
+struct Counter(core::sync::atomic::AtomicUsize);
+
+impl Counter {
+    #[cfg(target_has_atomic = "64")]
+    const fn new() -> Self {
+        Self(core::sync::atomic::AtomicU64::new(0))
+    }
+
+    #[cfg(not(target_has_atomic = "64"))]
+    const fn new() -> Self {
+        Self(core::sync::atomic::AtomicUsize::new(0))
+    }
+
+    /// Adds `n` and returns the new value.
+    #[inline]
+    #[allow(clippy::cast_possible_truncation, clippy::useless_conversion)]
+    fn add(&self, n: u64) -> u64 {
+        let n = n as _;
+        u64::try_from(self.0.fetch_add(n, Relaxed).wrapping_add(n)).unwrap_or(u64::MAX)
+    }
+
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)]
+    fn max(&self, n: u64) {
+        self.0.fetch_max(n as _, Relaxed);
+    }
+
+    #[inline]
+    #[allow(clippy::useless_conversion)]
+    fn load(&self) -> u64 {
+        u64::try_from(self.0.load(Relaxed)).unwrap_or(u64::MAX)
+    }
+}
 
 /// Shared counters: the `no_std` fallback (updated with atomic read-modify-writes).
 struct Shared {
-    allocations: AtomicU64,
-    frees: AtomicU64,
-    bytes_allocated: AtomicU64,
-    bytes_freed: AtomicU64,
-    peak: AtomicU64,
+    allocations: Counter,
+    frees: Counter,
+    bytes_allocated: Counter,
+    bytes_freed: Counter,
+    peak: Counter,
 }
 
 impl Shared {
     const fn new() -> Self {
         Self {
-            allocations: AtomicU64::new(0),
-            frees: AtomicU64::new(0),
-            bytes_allocated: AtomicU64::new(0),
-            bytes_freed: AtomicU64::new(0),
-            peak: AtomicU64::new(0),
+            allocations: Counter::new(),
+            frees: Counter::new(),
+            bytes_allocated: Counter::new(),
+            bytes_freed: Counter::new(),
+            peak: Counter::new(),
         }
     }
 
@@ -56,23 +97,23 @@ impl Shared {
     #[cfg_attr(feature = "std", allow(dead_code))]
     fn record(&self, alloc: bool, bytes: u64) {
         if alloc {
-            self.allocations.fetch_add(1, Relaxed);
-            let total = self.bytes_allocated.fetch_add(bytes, Relaxed) + bytes;
-            let live = total.saturating_sub(self.bytes_freed.load(Relaxed));
-            self.peak.fetch_max(live, Relaxed);
+            self.allocations.add(1);
+            let total = self.bytes_allocated.add(bytes);
+            let live = total.saturating_sub(self.bytes_freed.load());
+            self.peak.max(live);
         } else {
-            self.frees.fetch_add(1, Relaxed);
-            self.bytes_freed.fetch_add(bytes, Relaxed);
+            self.frees.add(1);
+            self.bytes_freed.add(bytes);
         }
     }
 
     fn stats(&self) -> AllocStats {
         AllocStats {
-            allocations: self.allocations.load(Relaxed),
-            frees: self.frees.load(Relaxed),
-            bytes_allocated: self.bytes_allocated.load(Relaxed),
-            bytes_freed: self.bytes_freed.load(Relaxed),
-            peak_bytes: self.peak.load(Relaxed),
+            allocations: self.allocations.load(),
+            frees: self.frees.load(),
+            bytes_allocated: self.bytes_allocated.load(),
+            bytes_freed: self.bytes_freed.load(),
+            peak_bytes: self.peak.load(),
             threads: 0,
         }
     }
@@ -495,9 +536,9 @@ mod tests {
 #[derive(Debug)]
 pub struct TypeTally {
     name: &'static str,
-    created: AtomicU64,
-    dropped: AtomicU64,
-    peak: AtomicU64,
+    created: Counter,
+    dropped: Counter,
+    peak: Counter,
     registered: AtomicBool,
     next: AtomicPtr<TypeTally>,
 }
@@ -510,9 +551,9 @@ impl TypeTally {
     pub const fn new(name: &'static str) -> Self {
         Self {
             name,
-            created: AtomicU64::new(0),
-            dropped: AtomicU64::new(0),
-            peak: AtomicU64::new(0),
+            created: Counter::new(),
+            dropped: Counter::new(),
+            peak: Counter::new(),
             registered: AtomicBool::new(false),
             next: AtomicPtr::new(ptr::null_mut()),
         }
@@ -527,19 +568,19 @@ impl TypeTally {
     /// Values ever created.
     #[must_use]
     pub fn created(&self) -> u64 {
-        self.created.load(Relaxed)
+        self.created.load()
     }
 
     /// Values alive now.
     #[must_use]
     pub fn live(&self) -> u64 {
-        self.created().saturating_sub(self.dropped.load(Relaxed))
+        self.created().saturating_sub(self.dropped.load())
     }
 
     /// Most values alive at once.
     #[must_use]
     pub fn peak(&self) -> u64 {
-        self.peak.load(Relaxed)
+        self.peak.load()
     }
 
     /// Counts one value created.
@@ -548,14 +589,14 @@ impl TypeTally {
         if !self.registered.load(Relaxed) {
             self.register();
         }
-        let created = self.created.fetch_add(1, Relaxed) + 1;
-        self.peak.fetch_max(created.saturating_sub(self.dropped.load(Relaxed)), Relaxed);
+        let created = self.created.add(1);
+        self.peak.max(created.saturating_sub(self.dropped.load()));
     }
 
     /// Counts one value dropped.
     #[inline]
     pub fn remove(&'static self) {
-        self.dropped.fetch_add(1, Relaxed);
+        self.dropped.add(1);
     }
 
     #[cold]
