@@ -32,6 +32,15 @@ stage "tests (default members, GPU tests on lavapipe)" cargo test
 stage "long tests (release, --ignored)" cargo test --release --tests \
   -p lore-allocators -p lore-bitpack-audio -p lore-broadphase -p lore-collide2d \
   -p lore-mazegen -p lore-pixel-collide -p lore-reflect -- --ignored
+# The file-safety tests that mount a small tmpfs (a full disk, a read-only folder) need root:
+# CI runs as root; elsewhere the stage says it did not run and why.
+if [ "$(id -u)" -eq 0 ]; then
+  stage "full-disk and read-only tests (tmpfs, root)" cargo test -p lore-bitpack -p lore-maze -p lore-editor \
+    --test safety --test cli --test files -- --ignored
+else
+  echo
+  echo "==> full-disk and read-only tests: NOT RUN, they mount a tmpfs and need root" >&2
+fi
 # The allocators' unsafe code: every test under valgrind memcheck, and under AddressSanitizer
 # on the nightly toolchain with freed blocks poisoned.
 stage "allocators under valgrind memcheck" crates/allocators/scripts/memcheck.sh
