@@ -320,6 +320,7 @@ mod tests {
         assert_eq!(Aabb::from_center(Vec2::ZERO, vec2(1.0, f32::INFINITY)), Err(Error::NonFinite));
         assert_eq!(Aabb::from_center(vec2(3e38, 0.0), vec2(3e38, 1.0)), Err(Error::NonFinite));
         assert_eq!(Aabb::from_center(vec2(1e18, 0.0), vec2(1e17, 1.0)), Err(Error::OutOfRange));
+        assert_eq!(Aabb::from_center(vec2(3e18, 0.0), vec2(-1.0, 1.0)), Err(Error::OutOfRange));
         assert_eq!(Aabb::from_center(vec2(1.0, 2.0), vec2(0.5, -0.25)), Err(Error::Inverted));
         assert_eq!(
             Aabb::from_center(vec2(1.0, 2.0), vec2(0.5, 0.25)).map(|b| (b.min, b.max)),
