@@ -164,6 +164,12 @@ impl Demo for EditorDemo {
         "A level editor driven by reflection: an inspector from type info, undo/redo, XML save/load."
     }
 
+    /// Only the scripted session moves on its own; an editor in a person's hands changes only
+    /// on input, so its window sleeps while idle.
+    fn animating(&self) -> bool {
+        self.autopilot
+    }
+
     fn reset(&mut self, _seed: u64) {
         let file = self.ed.file.clone();
         self.ed = Editor::new(file);

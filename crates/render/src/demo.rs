@@ -76,6 +76,14 @@ pub trait Demo {
         &[]
     }
 
+    /// Whether the scene changes on its own between inputs. A window redraws continuously only
+    /// while this is true (or the run is frame-limited, or egui animates); a demo that changes
+    /// only in answer to input (an editor) returns false, and its window then sleeps until the
+    /// next event instead of using the CPU while idle.
+    fn animating(&self) -> bool {
+        true
+    }
+
     /// Controls for the side panel (windowed runs only).
     fn ui(&mut self, ui: &mut egui::Ui) {
         let _ = ui;

@@ -233,6 +233,8 @@ impl App {
         let demo = self.demos[demo_index].as_mut();
         let (output, scene_pt) =
             frame::layout(&self.ctx, raw, demo, &self.camera, &mut self.batch, ppp, Some(&mut panels));
+        let egui_animates = output.viewport_output.values().any(|v| v.repaint_delay.is_zero());
+        let animating = self.demos[demo_index].animating() && !self.controls.paused;
         self.scene_px = egui::Rect::from_min_max(
             (scene_pt.min.to_vec2() * ppp).to_pos2(),
             (scene_pt.max.to_vec2() * ppp).to_pos2(),
@@ -267,7 +269,7 @@ impl App {
         if self.frame_limit.is_some_and(|n| self.frames >= n) {
             println!("{} frames presented", self.frames);
             el.exit();
-        } else {
+        } else if keep_redrawing(animating, self.frame_limit.is_some(), egui_animates) {
             gfx.window.request_redraw();
         }
     }
@@ -401,6 +403,11 @@ impl ApplicationHandler for App {
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         let Some(gfx) = self.gfx.as_mut() else { return };
         let consumed = gfx.egui_state.on_window_event(&gfx.window, &event).consumed;
+        if !matches!(event, WindowEvent::RedrawRequested) {
+            // Any input may change the scene or the panels: draw again (an idle window that
+            // is not animating sleeps until the next event).
+            gfx.window.request_redraw();
+        }
         match event {
             WindowEvent::CloseRequested => el.exit(),
             WindowEvent::Resized(size) => gfx.resize(size.width, size.height),
@@ -513,5 +520,25 @@ mod tests {
         let red = |f: &crate::headless::Frame| f.count_in(700, 270, 860, 420, |c| close(c, crate::Color::RED, 10));
         assert!(red(&without) > 10_000, "the ball shows without the overlay");
         assert!(red(&with_help) < red(&without) / 2, "the overlay covers the ball");
+    }
+}
+
+/// Whether the window asks for the next frame right away: while the demo animates, while a
+/// frame-limited run counts its frames, or while egui animates (a fading tooltip). Otherwise it
+/// waits for the next event, using no CPU while idle.
+fn keep_redrawing(animating: bool, frame_limited: bool, egui_animates: bool) -> bool {
+    animating || frame_limited || egui_animates
+}
+
+#[cfg(test)]
+mod redraw_tests {
+    use super::keep_redrawing;
+
+    #[test]
+    fn an_idle_window_sleeps_unless_something_moves() {
+        assert!(!keep_redrawing(false, false, false));
+        assert!(keep_redrawing(true, false, false));
+        assert!(keep_redrawing(false, true, false));
+        assert!(keep_redrawing(false, false, true));
     }
 }
