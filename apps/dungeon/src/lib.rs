@@ -30,6 +30,11 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+// The guide (docs/dungeon.md in the repository) too: its example is the tour's first step.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/dungeon.md")]
+struct GuideDoctests;
+
 pub mod autopilot;
 pub mod demo;
 pub mod game;
