@@ -148,11 +148,19 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     }
     let (d2, point, body) = best?;
     let dist = sqrt(d2);
-    if dist >= radius || dist <= 0.0 {
-        // A distance of 0 here is rounding at a touching configuration: use the axis.
-        return (dist <= 0.0).then_some(Contact { point, normal, depth: radius });
+    if dist >= radius {
+        return None;
     }
-    Some(Contact { point, normal: (body - point) / dist, depth: radius - dist })
+    let towards = (body - point) / dist;
+    // The centre is outside the core sum along `normal`, so the true normal leans the same way.
+    // A tiny distance measured across the segment (the corner a hair past the line, which the
+    // slabs round the other way) points into the obstacle instead: the axis is then the normal,
+    // and the slab separation the distance.
+    let leans = dist > 0.0 && towards.dot(normal) > 0.0;
+    if !leans {
+        return Some(Contact { point, normal, depth: radius - sep });
+    }
+    Some(Contact { point, normal: towards, depth: radius - dist })
 }
 
 /// First touch of the sharp box moving by `motion`, by a SAT sweep: the time the centre enters

@@ -117,9 +117,16 @@ pub(crate) struct BoxMover {
 }
 
 impl BoxMover {
-    /// The box of half extents `half` with corners rounded by `rounding` times the smaller one.
-    fn new(half: Vec2, rounding: f32) -> Self {
-        let radius = rounding * half.min_element();
+    /// The box of half extents `half` with corners rounded by `rounding` times the smaller one,
+    /// but by no less than [`ROUNDING_ULPS`] units in the last place of the coordinates (`ulp`)
+    /// when `rounding > 0` and the box is large enough: a corner rounded by about one unit is
+    /// sharp in `f32`, and snags on piece ends one unit higher.
+    fn new(half: Vec2, rounding: f32, ulp: f32) -> Self {
+        let small = half.min_element();
+        let mut radius = rounding * small;
+        if rounding > 0.0 {
+            radius = radius.max((ROUNDING_ULPS * ulp).min(0.5 * small));
+        }
         Self { core: (half - radius).max(Vec2::ZERO), radius }
     }
 }
@@ -191,7 +198,8 @@ fn check_box(aabb: &Aabb, motion: Vec2, options: &SlideOptions) -> Result<BoxMov
     positive(half.y, "aabb half height")?;
     finite(motion, "motion")?;
     options.check()?;
-    Ok(BoxMover::new(half, options.rounding))
+    let ulp = spacing(aabb.center(), motion, half.max_element());
+    Ok(BoxMover::new(half, options.rounding, ulp))
 }
 
 /// Discrete slide move (seed 000): move by `motion`, then push the disk out of the deepest
@@ -230,6 +238,29 @@ pub fn slide_box<S: Shape>(
     Ok(discrete(body, aabb.center(), motion, shapes, options))
 }
 
+/// The least rounding radius of a box's corners, in units in the last place of the coordinates.
+const ROUNDING_ULPS: f32 = 16.0;
+
+/// How many units in the last place of the coordinates a resolved penetration may keep: depths
+/// are differences of coordinates, each rounded to half a unit, and a push by the depth rounds
+/// again, so a few units is the least a move can promise.
+const TOLERANCE_ULPS: f32 = 4.0;
+
+/// The spacing of `f32` values around the coordinates a move from `p` by `motion` touches (and
+/// around the body's size): the smallest change a position there can make.
+#[inline]
+fn spacing(p: Vec2, motion: Vec2, scale: f32) -> f32 {
+    p.abs().max_element().max((p + motion).abs().max_element()).max(scale) * f32::EPSILON
+}
+
+/// Penetration that still counts as resolved: the option's fraction of the body's size, but
+/// never below what `f32` can resolve at these coordinates (far from the origin `1e-4 r` is
+/// less than one unit in the last place, and a move could never count as resolved).
+#[inline]
+fn tolerance(options: &SlideOptions, scale: f32, spacing: f32) -> f32 {
+    (options.tolerance * scale).max(TOLERANCE_ULPS * spacing)
+}
+
 fn discrete<S: Shape>(
     body: impl Mover,
     center: Vec2,
@@ -238,7 +269,7 @@ fn discrete<S: Shape>(
     options: &SlideOptions,
 ) -> SlideOutcome {
     let scale = body.scale();
-    let tol = options.tolerance * scale;
+    let tol = tolerance(options, scale, spacing(center, motion, scale));
     let start_depth = max_depth(body, center, shapes);
     let mut p = center + motion;
     let mut best = (p, f32::INFINITY);
@@ -327,6 +358,14 @@ pub fn slide_box_swept<S: Shape>(
     Ok(swept(body, aabb.center(), motion, shapes, options, |n| n))
 }
 
+/// The sine of the angle between a remaining motion and a touched surface below which the
+/// motion counts as gliding along it, not into it: rounding in recomputed normals is ~1e-7.
+const PARALLEL: f32 = 1e-5;
+
+/// The smallest angle (radians) between two surfaces that makes a crease: bends below it (loose
+/// pieces misaligned by 1e-5 over a unit, polylines tilting by 1e-4) are crossed, not stopped at.
+const BEND: f32 = 1e-3;
+
 /// The swept move with a hook that may replace each hit normal (the character helper turns
 /// steep slopes into walls).
 pub(crate) fn swept<S: Shape>(
@@ -338,9 +377,13 @@ pub(crate) fn swept<S: Shape>(
     adjust: impl Fn(Vec2) -> Vec2,
 ) -> SlideOutcome {
     let scale = body.scale();
-    let tol = options.tolerance * scale;
-    let skin = options.skin * scale;
-    let touch = 1e-5 * scale;
+    let ulp = spacing(center, motion, scale);
+    let tol = tolerance(options, scale, ulp);
+    // The skin and the touch margin, like the tolerance, never drop below what the coordinates
+    // can resolve; the skin stays well above the touch margin so a leg that stopped short of a
+    // surface sees it as touched on the next one.
+    let touch = (1e-5 * scale).max(2.0 * ulp);
+    let skin = (options.skin * scale).max(4.0 * touch);
     let mut p = center;
     if max_depth(body, p, shapes) > tol {
         p = discrete(body, p, Vec2::ZERO, shapes, options).position;
@@ -355,13 +398,16 @@ pub(crate) fn swept<S: Shape>(
         if len2.is_nan() || len2 <= 0.0 {
             break;
         }
+        let len = sqrt(len2);
         // Surfaces touched (closer than r + 1e-5 r, where a cast from the boundary is unreliable)
         // that the motion pushes into block at t = 0, the nearest first; everything else is
         // cast, so a point lying just below a disk that glides over it is not mistaken for a bump.
         let mut hit: Option<(f32, Vec2, f32)> = None; // (t, normal, depth)
         for s in shapes {
             if let Some(c) = body.contact(s, p, touch) {
-                if c.normal.dot(rem) < 0.0 && hit.is_none_or(|h| h.0 > 0.0 || c.depth > h.2) {
+                // Pushing into it, beyond the rounding left by removing the motion into a
+                // surface whose normal, computed again here, differs in the last bits.
+                if c.normal.dot(rem) < -PARALLEL * len && hit.is_none_or(|h| h.0 > 0.0 || c.depth > h.2) {
                     hit = Some((0.0, c.normal, c.depth));
                 }
             } else if let Some(h) = body.cast(s, p, rem)
@@ -375,13 +421,15 @@ pub(crate) fn swept<S: Shape>(
             break;
         };
         let normal = adjust(normal);
-        let len = sqrt(len2);
         let t = (t - skin / len).max(0.0);
         p += rem * t;
         rem *= 1.0 - t;
-        let into = rem.dot(normal);
-        if into < 0.0 {
-            rem -= normal * into;
+        // Keep only the motion along the surface: the projection on its tangent, which has no
+        // component into it at all (subtracting `normal * into` leaves a rounding remainder of
+        // ~1e-8 pointing into the surface, and every later leg would block at t = 0).
+        if rem.dot(normal) < 0.0 {
+            let tangent = normal.perp();
+            rem = tangent * rem.dot(tangent);
         }
         contacts += 1;
         last_normal = Some(normal);
@@ -389,11 +437,13 @@ pub(crate) fn swept<S: Shape>(
         // motion clipped by this surface alone is checked too, or a chain of clips could turn a
         // push into a corner into a climb out of it.
         let mut whole = motion;
-        let into_whole = whole.dot(normal);
-        if into_whole < 0.0 {
-            whole -= normal * into_whole;
+        if whole.dot(normal) < 0.0 {
+            let tangent = normal.perp();
+            whole = tangent * whole.dot(tangent);
         }
-        let back = |v: Vec2, m: &Vec2| v.dot(*m) < -1e-6 * v.length();
+        // Going back into an earlier surface by more than a bend of `BEND` radians: a bend of
+        // a few micro-radians (loose collinear pieces, a polyline's rounding) is not a corner.
+        let back = |v: Vec2, m: &Vec2| v.dot(*m) < -BEND * v.length();
         if normals[..n_normals].iter().any(|m| back(rem, m) || back(whole, m)) {
             rem = Vec2::ZERO;
         }
