@@ -250,7 +250,9 @@ const TOLERANCE_ULPS: f32 = 4.0;
 /// around the body's size): the smallest change a position there can make.
 #[inline]
 fn spacing(p: Vec2, motion: Vec2, scale: f32) -> f32 {
-    p.abs().max_element().max((p + motion).abs().max_element()).max(scale) * f32::EPSILON
+    let largest = p.abs().max_element().max((p + motion).abs().max_element()).max(scale);
+    // The power of two at or below `largest` (its exponent bits alone) times the spacing at 1.
+    f32::from_bits(largest.to_bits() & 0x7f80_0000) * f32::EPSILON
 }
 
 /// Penetration that still counts as resolved: the option's fraction of the body's size, but
@@ -398,7 +400,6 @@ pub(crate) fn swept<S: Shape>(
         if len2.is_nan() || len2 <= 0.0 {
             break;
         }
-        let len = sqrt(len2);
         // Surfaces touched (closer than r + 1e-5 r, where a cast from the boundary is unreliable)
         // that the motion pushes into block at t = 0, the nearest first; everything else is
         // cast, so a point lying just below a disk that glides over it is not mistaken for a bump.
@@ -407,7 +408,11 @@ pub(crate) fn swept<S: Shape>(
             if let Some(c) = body.contact(s, p, touch) {
                 // Pushing into it, beyond the rounding left by removing the motion into a
                 // surface whose normal, computed again here, differs in the last bits.
-                if c.normal.dot(rem) < -PARALLEL * len && hit.is_none_or(|h| h.0 > 0.0 || c.depth > h.2) {
+                let into = c.normal.dot(rem);
+                if into < 0.0
+                    && into * into > (PARALLEL * PARALLEL) * len2
+                    && hit.is_none_or(|h| h.0 > 0.0 || c.depth > h.2)
+                {
                     hit = Some((0.0, c.normal, c.depth));
                 }
             } else if let Some(h) = body.cast(s, p, rem)
@@ -421,6 +426,7 @@ pub(crate) fn swept<S: Shape>(
             break;
         };
         let normal = adjust(normal);
+        let len = sqrt(len2);
         let t = (t - skin / len).max(0.0);
         p += rem * t;
         rem *= 1.0 - t;
