@@ -129,29 +129,40 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     // box and the obstacle is between a vertex of one and an edge of the other.
     let lo = center - half;
     let hi = center + half;
-    let mut best: Option<(f32, Vec2, Vec2)> = None; // (distance², obstacle point, box point)
-    let mut consider = |obstacle: Vec2, body: Vec2| {
+    // (distance², obstacle point, box point, the edge when the obstacle point is inside one)
+    let mut best: Option<(f32, Vec2, Vec2, Option<(Vec2, Vec2)>)> = None;
+    let mut consider = |obstacle: Vec2, body: Vec2, edge: Option<(Vec2, Vec2)>| {
         let d = (body - obstacle).length_squared();
         if d.is_finite() && best.is_none_or(|b| d < b.0) {
-            best = Some((d, obstacle, body));
+            best = Some((d, obstacle, body, edge));
         }
     };
     for &p in points.points {
-        consider(p, p.clamp(lo, hi));
+        consider(p, p.clamp(lo, hi), None);
     }
     let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
     for i in 0..points.edge_count() {
         let (p, q) = points.edge(i);
         for k in corners {
-            consider(closest_point_segment(k, p, q), k);
+            let c = closest_point_segment(k, p, q);
+            consider(c, k, (c != p && c != q).then_some((p, q)));
         }
     }
-    let (d2, point, body) = best?;
+    let (d2, point, body, edge) = best?;
     let dist = sqrt(d2);
     if dist >= radius {
         return None;
     }
-    let towards = (body - point) / dist;
+    // A box corner against the inside of an edge: the edge's normal (toward the corner), exact
+    // however few units in the last place the distance spans; the difference of the two points
+    // would be quantised to a few ulps per axis far from the origin.
+    let towards = match edge {
+        Some((p, q)) => {
+            let n = (q * 0.5 - p * 0.5).perp().normalize_or_zero();
+            if (body - point).dot(n) < 0.0 { -n } else { n }
+        }
+        None => (body - point) / dist,
+    };
     // The centre is outside the core sum along `normal`, so the true normal leans the same way.
     // A tiny distance measured across the segment (the corner a hair past the line, which the
     // slabs round the other way) points into the obstacle instead: the axis is then the normal,

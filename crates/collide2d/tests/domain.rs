@@ -389,20 +389,31 @@ fn bullets_never_tunnel() {
 mod long {
     use super::*;
 
-    #[test]
-    #[ignore = "long run: cargo test --release -p lore-collide2d --test domain -- --ignored"]
-    fn disk_rows_long() {
-        for (k, c) in disk_rows(91, 300).iter().enumerate() {
-            assert_eq!((c.snags, c.fell), (0, 0), "row {k}: {c:?}");
+    /// Rows in the order discrete and swept at the origin, then at (8200, 8200): none through the
+    /// floor anywhere, no snag at the origin, and at (8200, 8200) at most one step in 10,000
+    /// (the guide's stated residue: there a loose piece misaligned by 1e-5 is misaligned by a
+    /// whole unit in the last place, 1e-3, or not at all).
+    fn check_long(rows: &[Count; 4]) {
+        for (k, c) in rows.iter().enumerate() {
+            assert_eq!(c.fell, 0, "row {k}: {c:?}");
+            if k < 2 {
+                assert_eq!(c.snags, 0, "row {k}: {c:?}");
+            } else {
+                assert!(c.snags * 10_000 <= c.steps, "row {k}: {c:?}");
+            }
         }
     }
 
     #[test]
     #[ignore = "long run: cargo test --release -p lore-collide2d --test domain -- --ignored"]
+    fn disk_rows_long() {
+        check_long(&disk_rows(91, 300));
+    }
+
+    #[test]
+    #[ignore = "long run: cargo test --release -p lore-collide2d --test domain -- --ignored"]
     fn box_rows_long() {
-        for (k, c) in box_rows(91, 300).iter().enumerate() {
-            assert_eq!((c.snags, c.fell), (0, 0), "row {k}: {c:?}");
-        }
+        check_long(&box_rows(91, 300));
     }
 
     #[test]
