@@ -107,6 +107,9 @@ fn closest_obstacle_point(points: Points<'_>, center: Vec2) -> Vec2 {
     best.1
 }
 
+/// An edge of the obstacle, by its two ends.
+type Edge = (Vec2, Vec2);
+
 /// Contact of a box (centre, half extents `half`, corners rounded by `radius >= 0`) against the
 /// obstacle. `radius == 0` is the sharp box: the least overlap over the separating axes;
 /// touching is not a contact.
@@ -130,8 +133,8 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     let lo = center - half;
     let hi = center + half;
     // (distance², obstacle point, box point, the edge when the obstacle point is inside one)
-    let mut best: Option<(f32, Vec2, Vec2, Option<(Vec2, Vec2)>)> = None;
-    let mut consider = |obstacle: Vec2, body: Vec2, edge: Option<(Vec2, Vec2)>| {
+    let mut best: Option<(f32, Vec2, Vec2, Option<Edge>)> = None;
+    let mut consider = |obstacle: Vec2, body: Vec2, edge: Option<Edge>| {
         let d = (body - obstacle).length_squared();
         if d.is_finite() && best.is_none_or(|b| d < b.0) {
             best = Some((d, obstacle, body, edge));
