@@ -107,9 +107,6 @@ fn closest_obstacle_point(points: Points<'_>, center: Vec2) -> Vec2 {
     best.1
 }
 
-/// An edge of the obstacle, by its two ends.
-type Edge = (Vec2, Vec2);
-
 /// Contact of a box (centre, half extents `half`, corners rounded by `radius >= 0`) against the
 /// obstacle. `radius == 0` is the sharp box: the least overlap over the separating axes;
 /// touching is not a contact.
@@ -132,34 +129,35 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     // box and the obstacle is between a vertex of one and an edge of the other.
     let lo = center - half;
     let hi = center + half;
-    // (distance², obstacle point, box point, the edge when the obstacle point is inside one)
-    let mut best: Option<(f32, Vec2, Vec2, Option<Edge>)> = None;
-    let mut consider = |obstacle: Vec2, body: Vec2, edge: Option<Edge>| {
+    let mut best: Option<(f32, Vec2, Vec2)> = None; // (distance², obstacle point, box point)
+    let mut consider = |obstacle: Vec2, body: Vec2| {
         let d = (body - obstacle).length_squared();
         if d.is_finite() && best.is_none_or(|b| d < b.0) {
-            best = Some((d, obstacle, body, edge));
+            best = Some((d, obstacle, body));
         }
     };
     for &p in points.points {
-        consider(p, p.clamp(lo, hi), None);
+        consider(p, p.clamp(lo, hi));
     }
     let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
     for i in 0..points.edge_count() {
         let (p, q) = points.edge(i);
         for k in corners {
-            let c = closest_point_segment(k, p, q);
-            consider(c, k, (c != p && c != q).then_some((p, q)));
+            consider(closest_point_segment(k, p, q), k);
         }
     }
-    let (d2, point, body, edge) = best?;
+    let (d2, point, body) = best?;
     let dist = sqrt(d2);
     if dist >= radius {
         return None;
     }
-    // A box corner against the inside of an edge: the edge's normal (toward the corner), exact
-    // however few units in the last place the distance spans; the difference of the two points
-    // would be quantised to a few ulps per axis far from the origin.
-    let towards = match edge {
+    // A box corner against the inside of an edge, a distance of few spacings: the edge's normal
+    // (toward the corner), exact however few units in the last place the distance spans; the
+    // difference of the two points is quantised to a few ulps per axis there.
+    // Only a distance of a few dozen spacings of the coordinates is quantised enough to matter.
+    let coarse = dist < 64.0 * f32::EPSILON * center.abs().max_element();
+    let inside = if coarse { edge_holding(points, point, body) } else { None };
+    let towards = match inside {
         Some((p, q)) => {
             let n = (q * 0.5 - p * 0.5).perp().normalize_or_zero();
             if (body - point).dot(n) < 0.0 { -n } else { n }
@@ -175,6 +173,15 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
         return Some(Contact { point, normal, depth: radius - sep });
     }
     Some(Contact { point, normal: towards, depth: radius - dist })
+}
+
+/// The obstacle edge whose inside holds `point`, the point of it closest to `body` (a box
+/// corner), if `point` is not a vertex.
+#[cold]
+fn edge_holding(points: Points<'_>, point: Vec2, body: Vec2) -> Option<(Vec2, Vec2)> {
+    (0..points.edge_count())
+        .map(|i| points.edge(i))
+        .find(|&(p, q)| point != p && point != q && closest_point_segment(body, p, q) == point)
 }
 
 /// First touch of the sharp box moving by `motion`, by a SAT sweep: the time the centre enters

@@ -31,13 +31,16 @@ pub struct SlideOptions {
     /// Contact order of the discrete move.
     pub order: Order,
     /// Distance, as a fraction of the radius, the swept move stops short of a surface it hits
-    /// (along the motion). Default `1e-3`.
+    /// (along the motion). Default `1e-3`. Never less than 8 spacings of the coordinates' `f32`
+    /// values (far from the origin the fraction would be below what `f32` resolves).
     pub skin: f32,
     /// Penetration, as a fraction of the radius, that still counts as resolved. Default `1e-4`.
+    /// Never less than 4 spacings of the coordinates' `f32` values (9.8e-4 each at 8200).
     pub tolerance: f32,
     /// Box moves only: the radius the box's corners are rounded by, as a fraction of its smaller
-    /// half extent, in `[0, 1]`. Default `0.01`. The skin, tolerance and touch margin of a box
-    /// are fractions of its smaller half extent.
+    /// half extent, in `[0, 1]`. Default `0.01`; when not 0, never less than 16 spacings of the
+    /// coordinates (up to half the smaller half extent). The skin, tolerance and touch margin of
+    /// a box are fractions of its smaller half extent.
     pub rounding: f32,
 }
 
