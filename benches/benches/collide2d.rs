@@ -45,7 +45,7 @@ impl Grid {
         let mut cells = vec![Vec::new(); n];
         for (i, s) in segs.iter().enumerate() {
             let b = s.aabb();
-            let (lo, hi) = (b.min.x.floor().max(0.0) as usize, (b.max.x.floor() as usize).min(n - 1));
+            let (lo, hi) = (b.min().x.floor().max(0.0) as usize, (b.max().x.floor() as usize).min(n - 1));
             for cell in &mut cells[lo..=hi] {
                 cell.push(i);
             }
