@@ -92,6 +92,8 @@ pub(crate) trait Mover: Copy {
     fn cast<S: Shape>(self, shape: &S, center: Vec2, motion: Vec2) -> Option<Hit>;
     /// Length the skin, the tolerance and the touch margin are fractions of.
     fn scale(self) -> f32;
+    /// Radius of the body's rounded parts (a disk's radius, a box's corner rounding; 0 sharp).
+    fn round(self) -> f32;
 }
 
 /// A disk of this radius.
@@ -108,6 +110,9 @@ impl Mover for DiskMover {
         shape.disk_cast(center, self.0, motion)
     }
     fn scale(self) -> f32 {
+        self.0
+    }
+    fn round(self) -> f32 {
         self.0
     }
 }
@@ -145,6 +150,9 @@ impl Mover for BoxMover {
     }
     fn scale(self) -> f32 {
         (self.core + self.radius).min_element()
+    }
+    fn round(self) -> f32 {
+        self.radius
     }
 }
 
@@ -371,6 +379,29 @@ const PARALLEL: f32 = 1e-5;
 /// pieces misaligned by 1e-5 over a unit, polylines tilting by 1e-4) are crossed, not stopped at.
 const BEND: f32 = 1e-3;
 
+/// Whether a contact `c` found with the touch margin `touch` is one the motion `rem` (of squared
+/// length `len2`) glides past rather than into: the body, whose rounded part has radius `round`,
+/// does not reach the obstacle (the contact's depth is within the margin), and the path of the
+/// rounded part's centre passes the contact point at `round` or more, less `tol`. A box gliding
+/// along a floor meets the end of the next co-linear piece this way, just below its rounded
+/// corner: the direction from that end to the corner tilts up to `sqrt(2 touch / round)`, and
+/// blocking along it would lift the box for the rest of the step though its path never touches
+/// the end. The caller then skips the contact only if a cast of the body backed off by the
+/// margin along the normal (a start the cast resolves) finds no touch either: a flat face met at
+/// a glancing angle passes this test too, and its cast finds it (so a fast body never tunnels).
+#[inline]
+fn passes_by(c: &Contact, rem: Vec2, len2: f32, round: f32, touch: f32, tol: f32) -> bool {
+    if round <= 0.0 || c.depth > touch {
+        return false;
+    }
+    // The rounded part's centre is `dist` from the contact point along the normal; its distance
+    // from the line through that centre along `rem` is `dist * |sin|` of their angle.
+    let dist = round + touch - c.depth;
+    let miss = dist * rem.perp_dot(c.normal).abs();
+    let least = round - tol.min(0.5 * round);
+    miss * miss >= least * least * len2
+}
+
 /// The swept move with a hook that may replace each hit normal (the character helper turns
 /// steep slopes into walls).
 pub(crate) fn swept<S: Shape>(
@@ -389,6 +420,7 @@ pub(crate) fn swept<S: Shape>(
     // surface sees it as touched on the next one.
     let touch = (1e-5 * scale).max(2.0 * ulp);
     let skin = (options.skin * scale).max(4.0 * touch);
+    let round = body.round();
     let mut p = center;
     if max_depth(body, p, shapes) > tol {
         p = discrete(body, p, Vec2::ZERO, shapes, options).position;
@@ -408,7 +440,13 @@ pub(crate) fn swept<S: Shape>(
         // cast, so a point lying just below a disk that glides over it is not mistaken for a bump.
         let mut hit: Option<(f32, Vec2, f32)> = None; // (t, normal, depth)
         for s in shapes {
+            // A contact within the touch margin only, that the rounded part's path passes by and
+            // a cast from the margin's far side confirms is not in the way, is skipped (see
+            // `passes_by`).
             if let Some(c) = body.contact(s, p, touch) {
+                if passes_by(&c, rem, len2, round, touch, tol) && body.cast(s, p + c.normal * touch, rem).is_none() {
+                    continue;
+                }
                 // Pushing into it, beyond the rounding left by removing the motion into a
                 // surface whose normal, computed again here, differs in the last bits.
                 let into = c.normal.dot(rem);
