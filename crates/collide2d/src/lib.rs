@@ -25,9 +25,10 @@
 //! Function names follow one pattern, `[op]_[mover]_[obstacle]`: `contact_disk_segment`,
 //! `cast_aabb_capsule`, `ray_polygon` (the mover of a ray is a point), `slide_box_swept`.
 //!
-//! Domain: world coordinates with `|x|, |y| <= 1e4` and radii or half extents from 0.01 to 100.
-//! Beyond that results stay NaN-free for finite input but lose precision. The guide,
-//! docs/collide2d.md, explains the rules and the guarantees.
+//! Domain: world coordinates with `|x|, |y| <= 1e4`, radii or half extents from 0.01 to 100, and
+//! steps of at least 2 spacings of the coordinates' `f32` values (2e-3 at 8200). Tolerances scale
+//! with that spacing. Beyond the domain results stay NaN-free for finite input but lose
+//! precision. The guide, docs/collide2d.md, states the guarantees and the numbers behind them.
 //!
 //! # Feature flags
 //!

@@ -148,11 +148,40 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     }
     let (d2, point, body) = best?;
     let dist = sqrt(d2);
-    if dist >= radius || dist <= 0.0 {
-        // A distance of 0 here is rounding at a touching configuration: use the axis.
-        return (dist <= 0.0).then_some(Contact { point, normal, depth: radius });
+    if dist >= radius {
+        return None;
     }
-    Some(Contact { point, normal: (body - point) / dist, depth: radius - dist })
+    // A box corner against the inside of an edge, a distance of few spacings: the edge's normal
+    // (toward the corner), exact however few units in the last place the distance spans; the
+    // difference of the two points is quantised to a few ulps per axis there.
+    // Only a distance of a few dozen spacings of the coordinates is quantised enough to matter.
+    let coarse = dist < 64.0 * f32::EPSILON * center.abs().max_element();
+    let inside = if coarse { edge_holding(points, point, body) } else { None };
+    let towards = match inside {
+        Some((p, q)) => {
+            let n = (q * 0.5 - p * 0.5).perp().normalize_or_zero();
+            if (body - point).dot(n) < 0.0 { -n } else { n }
+        }
+        None => (body - point) / dist,
+    };
+    // The centre is outside the core sum along `normal`, so the true normal leans the same way.
+    // A tiny distance measured across the segment (the corner a hair past the line, which the
+    // slabs round the other way) points into the obstacle instead: the axis is then the normal,
+    // and the slab separation the distance.
+    let leans = dist > 0.0 && towards.dot(normal) > 0.0;
+    if !leans {
+        return Some(Contact { point, normal, depth: radius - sep });
+    }
+    Some(Contact { point, normal: towards, depth: radius - dist })
+}
+
+/// The obstacle edge whose inside holds `point`, the point of it closest to `body` (a box
+/// corner), if `point` is not a vertex.
+#[cold]
+fn edge_holding(points: Points<'_>, point: Vec2, body: Vec2) -> Option<(Vec2, Vec2)> {
+    (0..points.edge_count())
+        .map(|i| points.edge(i))
+        .find(|&(p, q)| point != p && point != q && closest_point_segment(body, p, q) == point)
 }
 
 /// First touch of the sharp box moving by `motion`, by a SAT sweep: the time the centre enters

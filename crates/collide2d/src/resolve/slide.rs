@@ -31,13 +31,16 @@ pub struct SlideOptions {
     /// Contact order of the discrete move.
     pub order: Order,
     /// Distance, as a fraction of the radius, the swept move stops short of a surface it hits
-    /// (along the motion). Default `1e-3`.
+    /// (along the motion). Default `1e-3`. Never less than 8 spacings of the coordinates' `f32`
+    /// values (far from the origin the fraction would be below what `f32` resolves).
     pub skin: f32,
     /// Penetration, as a fraction of the radius, that still counts as resolved. Default `1e-4`.
+    /// Never less than 4 spacings of the coordinates' `f32` values (9.8e-4 each at 8200).
     pub tolerance: f32,
     /// Box moves only: the radius the box's corners are rounded by, as a fraction of its smaller
-    /// half extent, in `[0, 1]`. Default `0.01`. The skin, tolerance and touch margin of a box
-    /// are fractions of its smaller half extent.
+    /// half extent, in `[0, 1]`. Default `0.01`; when not 0, never less than 16 spacings of the
+    /// coordinates (up to half the smaller half extent). The skin, tolerance and touch margin of
+    /// a box are fractions of its smaller half extent.
     pub rounding: f32,
 }
 
@@ -89,6 +92,11 @@ pub(crate) trait Mover: Copy {
     fn cast<S: Shape>(self, shape: &S, center: Vec2, motion: Vec2) -> Option<Hit>;
     /// Length the skin, the tolerance and the touch margin are fractions of.
     fn scale(self) -> f32;
+    /// Radius of the rounded parts the glide-past rule of the swept move applies to (see
+    /// `passes_by`): a box's corner rounding; 0 for a disk, whose rule is unchanged (an end
+    /// within the margin tilts its normal by `sqrt(2 touch / r)` only, `r` its whole radius, and
+    /// the extra casts would cost its swept move about 13 % more instructions).
+    fn round(self) -> f32;
 }
 
 /// A disk of this radius.
@@ -107,6 +115,9 @@ impl Mover for DiskMover {
     fn scale(self) -> f32 {
         self.0
     }
+    fn round(self) -> f32 {
+        0.0
+    }
 }
 
 /// A box with rounded corners: half extents `core + radius`.
@@ -117,9 +128,16 @@ pub(crate) struct BoxMover {
 }
 
 impl BoxMover {
-    /// The box of half extents `half` with corners rounded by `rounding` times the smaller one.
-    fn new(half: Vec2, rounding: f32) -> Self {
-        let radius = rounding * half.min_element();
+    /// The box of half extents `half` with corners rounded by `rounding` times the smaller one,
+    /// but by no less than [`ROUNDING_ULPS`] units in the last place of the coordinates (`ulp`)
+    /// when `rounding > 0` and the box is large enough: a corner rounded by about one unit is
+    /// sharp in `f32`, and snags on piece ends one unit higher.
+    fn new(half: Vec2, rounding: f32, ulp: f32) -> Self {
+        let small = half.min_element();
+        let mut radius = rounding * small;
+        if rounding > 0.0 {
+            radius = radius.max((ROUNDING_ULPS * ulp).min(0.5 * small));
+        }
         Self { core: (half - radius).max(Vec2::ZERO), radius }
     }
 }
@@ -135,6 +153,9 @@ impl Mover for BoxMover {
     }
     fn scale(self) -> f32 {
         (self.core + self.radius).min_element()
+    }
+    fn round(self) -> f32 {
+        self.radius
     }
 }
 
@@ -191,7 +212,8 @@ fn check_box(aabb: &Aabb, motion: Vec2, options: &SlideOptions) -> Result<BoxMov
     positive(half.y, "aabb half height")?;
     finite(motion, "motion")?;
     options.check()?;
-    Ok(BoxMover::new(half, options.rounding))
+    let ulp = spacing(aabb.center(), motion, half.max_element());
+    Ok(BoxMover::new(half, options.rounding, ulp))
 }
 
 /// Discrete slide move (seed 000): move by `motion`, then push the disk out of the deepest
@@ -230,6 +252,31 @@ pub fn slide_box<S: Shape>(
     Ok(discrete(body, aabb.center(), motion, shapes, options))
 }
 
+/// The least rounding radius of a box's corners, in units in the last place of the coordinates.
+const ROUNDING_ULPS: f32 = 16.0;
+
+/// How many units in the last place of the coordinates a resolved penetration may keep: depths
+/// are differences of coordinates, each rounded to half a unit, and a push by the depth rounds
+/// again, so a few units is the least a move can promise.
+const TOLERANCE_ULPS: f32 = 4.0;
+
+/// The spacing of `f32` values around the coordinates a move from `p` by `motion` touches (and
+/// around the body's size): the smallest change a position there can make.
+#[inline]
+fn spacing(p: Vec2, motion: Vec2, scale: f32) -> f32 {
+    let largest = p.abs().max_element().max((p + motion).abs().max_element()).max(scale);
+    // The power of two at or below `largest` (its exponent bits alone) times the spacing at 1.
+    f32::from_bits(largest.to_bits() & 0x7f80_0000) * f32::EPSILON
+}
+
+/// Penetration that still counts as resolved: the option's fraction of the body's size, but
+/// never below what `f32` can resolve at these coordinates (far from the origin `1e-4 r` is
+/// less than one unit in the last place, and a move could never count as resolved).
+#[inline]
+fn tolerance(options: &SlideOptions, scale: f32, spacing: f32) -> f32 {
+    (options.tolerance * scale).max(TOLERANCE_ULPS * spacing)
+}
+
 fn discrete<S: Shape>(
     body: impl Mover,
     center: Vec2,
@@ -238,7 +285,7 @@ fn discrete<S: Shape>(
     options: &SlideOptions,
 ) -> SlideOutcome {
     let scale = body.scale();
-    let tol = options.tolerance * scale;
+    let tol = tolerance(options, scale, spacing(center, motion, scale));
     let start_depth = max_depth(body, center, shapes);
     let mut p = center + motion;
     let mut best = (p, f32::INFINITY);
@@ -327,6 +374,37 @@ pub fn slide_box_swept<S: Shape>(
     Ok(swept(body, aabb.center(), motion, shapes, options, |n| n))
 }
 
+/// The sine of the angle between a remaining motion and a touched surface below which the
+/// motion counts as gliding along it, not into it: rounding in recomputed normals is ~1e-7.
+const PARALLEL: f32 = 1e-5;
+
+/// The smallest angle (radians) between two surfaces that makes a crease: bends below it (loose
+/// pieces misaligned by 1e-5 over a unit, polylines tilting by 1e-4) are crossed, not stopped at.
+const BEND: f32 = 1e-3;
+
+/// Whether a contact `c` found with the touch margin `touch` is one the motion `rem` (of squared
+/// length `len2`) glides past rather than into: the body, whose rounded part has radius `round`,
+/// does not reach the obstacle (the contact's depth is within the margin), and the path of the
+/// rounded part's centre passes the contact point at `round` or more, less `tol`. A box gliding
+/// along a floor meets the end of the next co-linear piece this way, just below its rounded
+/// corner: the direction from that end to the corner tilts up to `sqrt(2 touch / round)`, and
+/// blocking along it would lift the box for the rest of the step though its path never touches
+/// the end. The caller then skips the contact only if a cast of the body backed off by the
+/// margin along the normal (a start the cast resolves) finds no touch either: a flat face met at
+/// a glancing angle passes this test too, and its cast finds it (so a fast body never tunnels).
+#[inline]
+fn passes_by(c: &Contact, rem: Vec2, len2: f32, round: f32, touch: f32, tol: f32) -> bool {
+    if round <= 0.0 || c.depth > touch {
+        return false;
+    }
+    // The rounded part's centre is `dist` from the contact point along the normal; its distance
+    // from the line through that centre along `rem` is `dist * |sin|` of their angle.
+    let dist = round + touch - c.depth;
+    let miss = dist * rem.perp_dot(c.normal).abs();
+    let least = round - tol.min(0.5 * round);
+    miss * miss >= least * least * len2
+}
+
 /// The swept move with a hook that may replace each hit normal (the character helper turns
 /// steep slopes into walls).
 pub(crate) fn swept<S: Shape>(
@@ -338,9 +416,14 @@ pub(crate) fn swept<S: Shape>(
     adjust: impl Fn(Vec2) -> Vec2,
 ) -> SlideOutcome {
     let scale = body.scale();
-    let tol = options.tolerance * scale;
-    let skin = options.skin * scale;
-    let touch = 1e-5 * scale;
+    let ulp = spacing(center, motion, scale);
+    let tol = tolerance(options, scale, ulp);
+    // The skin and the touch margin, like the tolerance, never drop below what the coordinates
+    // can resolve; the skin stays well above the touch margin so a leg that stopped short of a
+    // surface sees it as touched on the next one.
+    let touch = (1e-5 * scale).max(2.0 * ulp);
+    let skin = (options.skin * scale).max(4.0 * touch);
+    let round = body.round();
     let mut p = center;
     if max_depth(body, p, shapes) > tol {
         p = discrete(body, p, Vec2::ZERO, shapes, options).position;
@@ -361,7 +444,18 @@ pub(crate) fn swept<S: Shape>(
         let mut hit: Option<(f32, Vec2, f32)> = None; // (t, normal, depth)
         for s in shapes {
             if let Some(c) = body.contact(s, p, touch) {
-                if c.normal.dot(rem) < 0.0 && hit.is_none_or(|h| h.0 > 0.0 || c.depth > h.2) {
+                // Pushing into it, beyond the rounding left by removing the motion into a
+                // surface whose normal, computed again here, differs in the last bits; unless
+                // the contact lies within the touch margin only, the rounded part's path passes
+                // it by, and a cast from the margin's far side confirms it is not in the way
+                // (see `passes_by`; checked last, so only a contact that would block pays).
+                let into = c.normal.dot(rem);
+                if into < 0.0
+                    && into * into > (PARALLEL * PARALLEL) * len2
+                    && hit.is_none_or(|h| h.0 > 0.0 || c.depth > h.2)
+                    && !(passes_by(&c, rem, len2, round, touch, tol)
+                        && body.cast(s, p + c.normal * touch, rem).is_none())
+                {
                     hit = Some((0.0, c.normal, c.depth));
                 }
             } else if let Some(h) = body.cast(s, p, rem)
@@ -379,9 +473,12 @@ pub(crate) fn swept<S: Shape>(
         let t = (t - skin / len).max(0.0);
         p += rem * t;
         rem *= 1.0 - t;
-        let into = rem.dot(normal);
-        if into < 0.0 {
-            rem -= normal * into;
+        // Keep only the motion along the surface: the projection on its tangent, which has no
+        // component into it at all (subtracting `normal * into` leaves a rounding remainder of
+        // ~1e-8 pointing into the surface, and every later leg would block at t = 0).
+        if rem.dot(normal) < 0.0 {
+            let tangent = normal.perp();
+            rem = tangent * rem.dot(tangent);
         }
         contacts += 1;
         last_normal = Some(normal);
@@ -389,11 +486,13 @@ pub(crate) fn swept<S: Shape>(
         // motion clipped by this surface alone is checked too, or a chain of clips could turn a
         // push into a corner into a climb out of it.
         let mut whole = motion;
-        let into_whole = whole.dot(normal);
-        if into_whole < 0.0 {
-            whole -= normal * into_whole;
+        if whole.dot(normal) < 0.0 {
+            let tangent = normal.perp();
+            whole = tangent * whole.dot(tangent);
         }
-        let back = |v: Vec2, m: &Vec2| v.dot(*m) < -1e-6 * v.length();
+        // Going back into an earlier surface by more than a bend of `BEND` radians: a bend of
+        // a few micro-radians (loose collinear pieces, a polyline's rounding) is not a corner.
+        let back = |v: Vec2, m: &Vec2| v.dot(*m) < -BEND * v.length();
         if normals[..n_normals].iter().any(|m| back(rem, m) || back(whole, m)) {
             rem = Vec2::ZERO;
         }
