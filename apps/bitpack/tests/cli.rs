@@ -1,25 +1,11 @@
 //! Runs the `bitpack` binary on generated WAV files.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use lore_bitpack_audio::{Audio, wav};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("lore-bitpack-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn bitpack(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_bitpack")).args(args).output().unwrap();
-    (
-        o.status.success(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{bitpack, scratch};
 
 fn clips() -> Vec<(&'static str, Audio)> {
     let tone: Vec<i16> = (0..20000).map(|i| ((i as f32 * 0.02).sin() * 15000.0) as i16).collect();

@@ -1,28 +1,15 @@
 //! Nothing lost: outputs are written whole or not at all, never over an existing file unasked,
 //! never two onto one; bad inputs and huge claims are refused before anything is written.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use lore_bitpack_audio::classic::{self, Options};
 use lore_bitpack_audio::container::{Encoder, MAX_CHUNK_FRAMES};
 use lore_bitpack_audio::{Audio, Effort, Settings, container, wav};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("lore-bitpack-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn bitpack(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_bitpack")).args(args).output().unwrap();
-    (
-        o.status.success(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{bitpack, scratch};
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -57,7 +44,7 @@ fn unmount(dir: &Path) {
 
 #[test]
 fn an_existing_output_is_replaced_only_with_force() {
-    let dir = scratch("force");
+    let dir = scratch("safety-force");
     let w = dir.join("tone.wav");
     std::fs::write(&w, wav::write(&tone(5000)).unwrap()).unwrap();
     let b = dir.join("tone.bpk");
@@ -77,7 +64,7 @@ fn an_existing_output_is_replaced_only_with_force() {
 
 #[test]
 fn two_inputs_onto_one_output_are_refused_before_anything_is_written() {
-    let dir = scratch("same-name");
+    let dir = scratch("safety-same-name");
     for sub in ["a", "b"] {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
         std::fs::write(dir.join(sub).join("x.wav"), wav::write(&tone(3000)).unwrap()).unwrap();
@@ -100,7 +87,7 @@ fn two_inputs_onto_one_output_are_refused_before_anything_is_written() {
 
 #[test]
 fn a_read_only_folder_fails_cleanly_and_keeps_the_original() {
-    let dir = scratch("read-only");
+    let dir = scratch("safety-read-only");
     let w = dir.join("tone.wav");
     std::fs::write(&w, wav::write(&tone(4000)).unwrap()).unwrap();
     let ro = dir.join("ro");
@@ -139,7 +126,7 @@ fn a_read_only_folder_fails_cleanly_and_keeps_the_original() {
 #[ignore = "mounts a tmpfs: run as root with --ignored"]
 fn a_full_disk_leaves_the_original_whole() {
     assert!(is_root(), "this test mounts a 64 KiB tmpfs and needs root");
-    let dir = scratch("full");
+    let dir = scratch("safety-full");
     let noise: Vec<i16> = (0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 16) as i16).collect();
     let w = dir.join("noise.wav");
     std::fs::write(&w, wav::write(&Audio { sample_rate: 44100, channels: 1, bits: 16, samples: noise }).unwrap())
@@ -169,7 +156,7 @@ fn a_full_disk_leaves_the_original_whole() {
 
 #[test]
 fn classic_defaults_to_option_3_and_decodes_from_its_sidecar() {
-    let dir = scratch("classic");
+    let dir = scratch("safety-classic");
     // Quiet offset noise: Gray alone (option 2) beats delta + Gray here, as in the post's table.
     let mut x = 12345u32;
     let samples: Vec<i16> = (0..4000)
@@ -216,7 +203,7 @@ fn classic_defaults_to_option_3_and_decodes_from_its_sidecar() {
 
 #[test]
 fn a_crafted_8_bit_header_over_16_bit_data_fails_decode_and_test() {
-    let dir = scratch("crafted");
+    let dir = scratch("safety-crafted");
     let mut audio = tone(5000);
     audio.bits = 8;
     let file = container::encode(&audio, Settings::default()).unwrap();
@@ -254,7 +241,7 @@ fn silent_bomb(chunks: u64) -> Vec<u8> {
 
 #[test]
 fn a_small_file_claiming_512_mib_is_refused_quickly_by_every_command() {
-    let dir = scratch("huge");
+    let dir = scratch("safety-huge");
     // 128 chunks of 2^20 stereo frames of silence: exactly 2^28 samples (the --max-samples
     // default), 512 MiB of PCM, in under 3 KB.
     let bytes = silent_bomb(128);
@@ -290,7 +277,7 @@ fn a_small_file_claiming_512_mib_is_refused_quickly_by_every_command() {
 
 #[test]
 fn a_trailing_incomplete_stereo_frame_is_reported() {
-    let dir = scratch("partial");
+    let dir = scratch("safety-partial");
     let stereo =
         Audio { sample_rate: 8000, channels: 2, bits: 16, samples: (0..2000).map(|i| (i * 7) as i16).collect() };
     let mut bytes = wav::write(&stereo).unwrap();
@@ -313,7 +300,7 @@ fn a_trailing_incomplete_stereo_frame_is_reported() {
 
 #[test]
 fn no_progress_bar_when_stderr_is_not_a_terminal() {
-    let dir = scratch("progress");
+    let dir = scratch("safety-progress");
     let w = dir.join("tone.wav");
     std::fs::write(&w, wav::write(&tone(200_000)).unwrap()).unwrap();
     let (ok, _, err) = bitpack(&["encode", path(&w), "--chunk", "256"]);
