@@ -81,22 +81,35 @@ fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> io::Result<(File, PathBuf)
     Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
+/// Scratch folders for the tests of the modules that write files.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod test_dirs {
+    use std::path::{Path, PathBuf};
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("lore-render-file-{name}-{}", std::process::id()));
+    /// A fresh, empty folder `lore-render-<name>-<pid>` in the system's temporary folder.
+    pub(crate) fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lore-render-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
     }
 
-    fn entries(dir: &Path) -> Vec<String> {
+    /// The names in `dir`, sorted.
+    pub(crate) fn entries(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> =
             std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_dirs::{entries, scratch as scratch_in};
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        scratch_in(&format!("file-{name}"))
     }
 
     #[test]
