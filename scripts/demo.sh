@@ -10,6 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 
+# The dungeon plays its sound through ALSA on Linux (cpal), whose headers the build needs.
+if [ "$(uname -s)" = Linux ] && ! pkg-config --exists alsa 2>/dev/null; then
+  ensure_packages pkg-config libasound2-dev
+fi
 cargo build --release -p lore-showcase
 bin=${CARGO_TARGET_DIR:-target}/release/lore-showcase
 [ -x "$bin" ] || { echo "lore: the build did not produce $bin" >&2; exit 1; }

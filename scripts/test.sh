@@ -2,7 +2,8 @@
 # lore's test command: the one the README gives and CI runs (.ci/run).
 #
 # Installs what the tests need when it is missing (the software Vulkan driver so GPU tests find
-# an adapter, Xvfb for the window test, valgrind for the allocators), then: formatting, clippy,
+# an adapter, Xvfb for the window test, valgrind for the allocators, ALSA's headers for the
+# dungeon's live sound), then: formatting, clippy,
 # every test of the default members (GPU tests required: they fail, naming the package, when no
 # adapter is found), and the slower stages, each within its budget. Whole run: well under an
 # hour from a clean clone on 2 cores.
@@ -21,7 +22,8 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
 fi
 
 total=$SECONDS
-stage "system packages" ensure_packages mesa-vulkan-drivers libegl1 libegl-mesa0 xvfb xauth valgrind
+stage "system packages" ensure_packages mesa-vulkan-drivers libegl1 libegl-mesa0 xvfb xauth valgrind \
+  pkg-config libasound2-dev
 stage "format" cargo fmt --all --check
 stage "clippy (default members)" cargo clippy --all-targets -- -D warnings
 stage "tests (default members, GPU tests on lavapipe)" cargo test

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use lore_allocators::tracking::{Tallied, Tracked, TrackingAlloc};
 use lore_allocators::{DenseHandleArray, HandleArray, Heap, Policy, Pool, Stack, tally_type};
+use lore_benches::heap_ops::BenchHeap;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -94,86 +95,6 @@ fn stack(c: &mut Criterion) {
 }
 
 // ----- heap ------------------------------------------------------------------------------
-
-/// The operations a heap peer needs for the workloads.
-trait BenchHeap {
-    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>>;
-    /// # Safety
-    /// `ptr` was allocated here with `layout`.
-    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout);
-    /// Resizes a block; `None` leaves it as it was. The default is what `GlobalAlloc::realloc`
-    /// does for allocators without their own (linked_list_allocator, buddy_system_allocator):
-    /// allocate, copy, free.
-    ///
-    /// # Safety
-    /// As `free`.
-    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
-        let fresh = self.alloc(Layout::from_size_align(new_size, layout.align()).ok()?)?;
-        // SAFETY: both blocks are live and distinct; the caller's contract for `ptr`.
-        unsafe {
-            std::ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), layout.size().min(new_size));
-            self.free(ptr, layout);
-        }
-        Some(fresh)
-    }
-}
-
-impl BenchHeap for Heap<'_> {
-    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        Heap::alloc(self, layout).ok()
-    }
-    unsafe fn free(&mut self, ptr: NonNull<u8>, _layout: Layout) {
-        let _ = Heap::free(self, ptr);
-    }
-    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
-        Heap::realloc(self, ptr, Layout::from_size_align(new_size, layout.align()).ok()?).ok()
-    }
-}
-
-impl BenchHeap for talc::base::Talc<talc::source::Manual, talc::DefaultBinning> {
-    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        // SAFETY: any layout is valid for talc.
-        unsafe { self.allocate(layout) }
-    }
-    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: the caller's contract.
-        unsafe { self.deallocate(ptr.as_ptr(), layout) }
-    }
-    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
-        // What talc's own `GlobalAlloc::realloc` does: in place if it can, else move.
-        // SAFETY: the caller's contract; `new_size` is non-zero.
-        if unsafe { self.try_realloc_in_place(ptr.as_ptr(), layout, new_size) } {
-            return Some(ptr);
-        }
-        let fresh = BenchHeap::alloc(self, Layout::from_size_align(new_size, layout.align()).ok()?)?;
-        // SAFETY: both blocks are live and distinct; growing, so the old size is the smaller.
-        unsafe {
-            std::ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), layout.size());
-            self.deallocate(ptr.as_ptr(), layout);
-        }
-        Some(fresh)
-    }
-}
-
-impl BenchHeap for linked_list_allocator::Heap {
-    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        self.allocate_first_fit(layout).ok()
-    }
-    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: the caller's contract.
-        unsafe { self.deallocate(ptr, layout) }
-    }
-}
-
-impl BenchHeap for buddy_system_allocator::Heap<32> {
-    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        buddy_system_allocator::Heap::alloc(self, layout).ok()
-    }
-    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: the caller's contract.
-        unsafe { self.dealloc(ptr, layout) };
-    }
-}
 
 /// A 4096-aligned region, freed on drop.
 struct Region {

@@ -7,7 +7,12 @@
 //! and with one box in 200 made huge ("mixed"), 10k boxes each. The pair sets (and ray hits) of every contender are checked equal
 //! before anything is timed.
 //!
-//! Run: `cargo bench -p lore-benches --bench broadphase`
+//! The `parallel-moving` cases run the moving scene's grid and tree on one thread and on every
+//! core (the crate's `parallel` feature, on in this package; every other lore case is set to
+//! one thread), with parry2d in the same run.
+//!
+//! Run: `cargo bench -p lore-benches --bench broadphase` (only the thread comparison:
+//! `cargo bench -p lore-benches --bench broadphase -- parallel-moving`)
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use lore_broadphase::glam::{Vec2, vec2};
@@ -120,7 +125,14 @@ struct Lore<I: SpatialIndex> {
 }
 
 impl<I: SpatialIndex> Lore<I> {
-    fn new(mut index: I, scene: &Scene) -> Self {
+    /// On one thread (the crate's `parallel` feature is on in this package, and an index's
+    /// default is every core): the one-core figures stay one-core.
+    fn new(index: I, scene: &Scene) -> Self {
+        Self::on_threads(index, scene, 1)
+    }
+
+    fn on_threads(mut index: I, scene: &Scene, threads: usize) -> Self {
+        index.set_threads(threads).unwrap();
         let ids = (0..scene.centers.len()).map(|i| index.insert(scene.aabb(i)).unwrap()).collect();
         Self { index, ids, pairs: Vec::new(), sorted: true }
     }
@@ -376,6 +388,7 @@ fn static_world(c: &mut Criterion) {
     let make_world_in = |s: &Scene, static_bounds: Aabb| {
         let mut w =
             World::new(Grid::covering(static_bounds, STATIC_CELL).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
+        w.set_threads(1).unwrap();
         for t in &tiles {
             w.statics_mut().insert(*t).unwrap();
         }
@@ -385,6 +398,7 @@ fn static_world(c: &mut Criterion) {
     // The same static grid with the movers in a sweep instead of their own grid.
     let make_sweep_world = |s: &Scene| {
         let mut w = World::new(Grid::covering(tile_bounds, STATIC_CELL).unwrap(), Sweep::new(Axis::X));
+        w.set_threads(1).unwrap();
         for t in &tiles {
             w.statics_mut().insert(*t).unwrap();
         }
@@ -393,6 +407,7 @@ fn static_world(c: &mut Criterion) {
     };
     let make_tree_world = |s: &Scene| {
         let mut w = World::new(Tree::with_margin(0.0).unwrap(), Grid::covering(tile_bounds, 4.0).unwrap());
+        w.set_threads(1).unwrap();
         for t in &tiles {
             w.statics_mut().insert(*t).unwrap();
         }
@@ -604,5 +619,69 @@ fn rays(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, moving, shapes, static_world, rays);
+/// The moving scene on one thread and on every core (the `parallel` feature), same scene, same
+/// frames, with parry2d beside them; the pair sets are checked equal first.
+fn parallel(c: &mut Criterion) {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut g = config(c);
+    for n in [10_000usize, 100_000] {
+        let label = format!("{}k", n / 1000);
+        let base = Scene::new(n, 7);
+        {
+            let mut s = base.clone();
+            s.step();
+            let mut one = Lore::on_threads(grid_for(&s, 4.0), &base, 1);
+            one.frame(&s);
+            let mut all = Lore::on_threads(grid_for(&s, 4.0), &base, cores);
+            all.frame(&s);
+            assert_eq!(all.pairs, one.pairs, "grid on {cores} threads");
+            let mut tree = Lore::on_threads(Tree::new(), &base, cores);
+            tree.frame(&s);
+            assert_eq!(tree.pairs, one.pairs, "tree on {cores} threads");
+            let mut parry = Parry::new(&base);
+            parry.frame(&s);
+            assert_eq!(sorted(parry.pairs.clone()), one.pair_set(), "parry");
+            eprintln!("parallel: moving {n} boxes, {} pairs, {cores} threads", one.pairs.len());
+        }
+        for (name, threads, sorted_pairs) in [
+            ("lore-grid-4-1thread", 1, true),
+            ("lore-grid-4-all-threads", cores, true),
+            ("lore-grid-4-unsorted-1thread", 1, false),
+            ("lore-grid-4-unsorted-all-threads", cores, false),
+        ] {
+            let mut s = base.clone();
+            let mut lore = Lore::on_threads(grid_for(&s, 4.0), &s, threads);
+            if !sorted_pairs {
+                lore = lore.unsorted();
+            }
+            g.bench_function(BenchmarkId::new(format!("parallel-moving/{name}"), &label), |b| {
+                b.iter(|| {
+                    s.step();
+                    black_box(lore.frame(&s))
+                })
+            });
+        }
+        for (name, threads) in [("lore-tree-1thread", 1), ("lore-tree-all-threads", cores)] {
+            let mut s = base.clone();
+            let mut lore = Lore::on_threads(Tree::new(), &s, threads);
+            g.bench_function(BenchmarkId::new(format!("parallel-moving/{name}"), &label), |b| {
+                b.iter(|| {
+                    s.step();
+                    black_box(lore.frame(&s))
+                })
+            });
+        }
+        let mut s = base.clone();
+        let mut parry = Parry::new(&s);
+        g.bench_function(BenchmarkId::new("parallel-moving/parry2d-bvh", &label), |b| {
+            b.iter(|| {
+                s.step();
+                black_box(parry.frame(&s))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(group, moving, shapes, static_world, rays, parallel);
 criterion_main!(group);

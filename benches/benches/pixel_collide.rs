@@ -135,6 +135,8 @@ fn gpu(c: &mut Criterion) {
     for i in 0..1024 {
         areas.area(aobjs[i], aobjs[i + 1]).unwrap();
     }
+    let stats = collider.run(&gpu.device, &gpu.queue, &pairs).unwrap().stats();
+    eprintln!("batch of 4,096 pairs: {stats:?}");
     let mut g = c.benchmark_group("pixel_collide_gpu");
     g.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
     g.throughput(Throughput::Elements(4096));

@@ -10,282 +10,11 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use lore_reflect::{Document, Handle, Kind, Reflect, Registry, Thing};
 use std::hint::black_box;
 
-/// 128 fields, lore's derive.
-#[derive(lore_reflect::Reflect, Default, Clone)]
-struct LoreWide {
-    f0: f32,
-    f1: f32,
-    f2: f32,
-    f3: f32,
-    f4: f32,
-    f5: f32,
-    f6: f32,
-    f7: f32,
-    f8: f32,
-    f9: f32,
-    f10: f32,
-    f11: f32,
-    f12: f32,
-    f13: f32,
-    f14: f32,
-    f15: f32,
-    f16: f32,
-    f17: f32,
-    f18: f32,
-    f19: f32,
-    f20: f32,
-    f21: f32,
-    f22: f32,
-    f23: f32,
-    f24: f32,
-    f25: f32,
-    f26: f32,
-    f27: f32,
-    f28: f32,
-    f29: f32,
-    f30: f32,
-    f31: f32,
-    f32: f32,
-    f33: f32,
-    f34: f32,
-    f35: f32,
-    f36: f32,
-    f37: f32,
-    f38: f32,
-    f39: f32,
-    f40: f32,
-    f41: f32,
-    f42: f32,
-    f43: f32,
-    f44: f32,
-    f45: f32,
-    f46: f32,
-    f47: f32,
-    f48: f32,
-    f49: f32,
-    f50: f32,
-    f51: f32,
-    f52: f32,
-    f53: f32,
-    f54: f32,
-    f55: f32,
-    f56: f32,
-    f57: f32,
-    f58: f32,
-    f59: f32,
-    f60: f32,
-    f61: f32,
-    f62: f32,
-    f63: f32,
-    f64: f32,
-    f65: f32,
-    f66: f32,
-    f67: f32,
-    f68: f32,
-    f69: f32,
-    f70: f32,
-    f71: f32,
-    f72: f32,
-    f73: f32,
-    f74: f32,
-    f75: f32,
-    f76: f32,
-    f77: f32,
-    f78: f32,
-    f79: f32,
-    f80: f32,
-    f81: f32,
-    f82: f32,
-    f83: f32,
-    f84: f32,
-    f85: f32,
-    f86: f32,
-    f87: f32,
-    f88: f32,
-    f89: f32,
-    f90: f32,
-    f91: f32,
-    f92: f32,
-    f93: f32,
-    f94: f32,
-    f95: f32,
-    f96: f32,
-    f97: f32,
-    f98: f32,
-    f99: f32,
-    f100: f32,
-    f101: f32,
-    f102: f32,
-    f103: f32,
-    f104: f32,
-    f105: f32,
-    f106: f32,
-    f107: f32,
-    f108: f32,
-    f109: f32,
-    f110: f32,
-    f111: f32,
-    f112: f32,
-    f113: f32,
-    f114: f32,
-    f115: f32,
-    f116: f32,
-    f117: f32,
-    f118: f32,
-    f119: f32,
-    f120: f32,
-    f121: f32,
-    f122: f32,
-    f123: f32,
-    f124: f32,
-    f125: f32,
-    f126: f32,
-    f127: f32,
-}
+// The 128- and 8-field twins and Thing1 live in the library, shared with the instruction-count
+// driver (src/bin/reflect_lookup.rs).
+use lore_benches::reflect_types::{BevyNarrow, BevyThing1, BevyWide, LoreNarrow, LoreWide, Thing1};
 
-/// The same 128 fields, bevy's derive (the two derives share the `reflect` helper attribute,
-/// so one struct cannot carry both).
-#[derive(bevy_reflect::Reflect, Default, Clone)]
-struct BevyWide {
-    f0: f32,
-    f1: f32,
-    f2: f32,
-    f3: f32,
-    f4: f32,
-    f5: f32,
-    f6: f32,
-    f7: f32,
-    f8: f32,
-    f9: f32,
-    f10: f32,
-    f11: f32,
-    f12: f32,
-    f13: f32,
-    f14: f32,
-    f15: f32,
-    f16: f32,
-    f17: f32,
-    f18: f32,
-    f19: f32,
-    f20: f32,
-    f21: f32,
-    f22: f32,
-    f23: f32,
-    f24: f32,
-    f25: f32,
-    f26: f32,
-    f27: f32,
-    f28: f32,
-    f29: f32,
-    f30: f32,
-    f31: f32,
-    f32: f32,
-    f33: f32,
-    f34: f32,
-    f35: f32,
-    f36: f32,
-    f37: f32,
-    f38: f32,
-    f39: f32,
-    f40: f32,
-    f41: f32,
-    f42: f32,
-    f43: f32,
-    f44: f32,
-    f45: f32,
-    f46: f32,
-    f47: f32,
-    f48: f32,
-    f49: f32,
-    f50: f32,
-    f51: f32,
-    f52: f32,
-    f53: f32,
-    f54: f32,
-    f55: f32,
-    f56: f32,
-    f57: f32,
-    f58: f32,
-    f59: f32,
-    f60: f32,
-    f61: f32,
-    f62: f32,
-    f63: f32,
-    f64: f32,
-    f65: f32,
-    f66: f32,
-    f67: f32,
-    f68: f32,
-    f69: f32,
-    f70: f32,
-    f71: f32,
-    f72: f32,
-    f73: f32,
-    f74: f32,
-    f75: f32,
-    f76: f32,
-    f77: f32,
-    f78: f32,
-    f79: f32,
-    f80: f32,
-    f81: f32,
-    f82: f32,
-    f83: f32,
-    f84: f32,
-    f85: f32,
-    f86: f32,
-    f87: f32,
-    f88: f32,
-    f89: f32,
-    f90: f32,
-    f91: f32,
-    f92: f32,
-    f93: f32,
-    f94: f32,
-    f95: f32,
-    f96: f32,
-    f97: f32,
-    f98: f32,
-    f99: f32,
-    f100: f32,
-    f101: f32,
-    f102: f32,
-    f103: f32,
-    f104: f32,
-    f105: f32,
-    f106: f32,
-    f107: f32,
-    f108: f32,
-    f109: f32,
-    f110: f32,
-    f111: f32,
-    f112: f32,
-    f113: f32,
-    f114: f32,
-    f115: f32,
-    f116: f32,
-    f117: f32,
-    f118: f32,
-    f119: f32,
-    f120: f32,
-    f121: f32,
-    f122: f32,
-    f123: f32,
-    f124: f32,
-    f125: f32,
-    f126: f32,
-    f127: f32,
-}
-
-/// Thing1 and Thing2 of the world editor post, for each library.
-#[derive(lore_reflect::Reflect, Default, Clone, Debug, PartialEq)]
-struct Thing1 {
-    x: f32,
-    y: f32,
-    i: i32,
-    color: [f32; 4],
-}
-
+/// Thing2 of the world editor post.
 #[derive(lore_reflect::Reflect, Default, Clone, Debug, PartialEq)]
 struct Thing2 {
     x: f32,
@@ -293,24 +22,26 @@ struct Thing2 {
     j: i32,
 }
 
-#[derive(bevy_reflect::Reflect, Default, Clone)]
-#[reflect(Default)]
-struct BevyThing1 {
-    x: f32,
-    y: f32,
-    i: i32,
-    color: [f32; 4],
-}
+/// One by-name case: the field count, lore's value, bevy_reflect's twin, the names looked up.
+type Case<'a> = (&'a str, &'a dyn Reflect, &'a dyn bevy_reflect::structs::Struct, [&'a str; 3]);
 
 fn by_name(c: &mut Criterion) {
-    let lore = LoreWide::default();
-    let bevy = BevyWide::default();
-    let lore: &dyn Reflect = &lore;
-    let bevy: &dyn bevy_reflect::structs::Struct = &bevy;
+    // Both through trait objects, as a level editor holds its values.
+    let (lore_wide, bevy_wide) = (LoreWide::default(), BevyWide::default());
+    let (lore_narrow, bevy_narrow) = (LoreNarrow::default(), BevyNarrow::default());
+    let cases: [Case<'_>; 2] =
+        [("128", &lore_wide, &bevy_wide, ["f0", "f64", "f127"]), ("8", &lore_narrow, &bevy_narrow, ["f0", "f4", "f7"])];
     let mut g = c.benchmark_group("reflect/get_by_name");
-    for name in ["f0", "f127"] {
-        g.bench_function(format!("lore/{name}"), |b| b.iter(|| lore.field(black_box(name)).is_some()));
-        g.bench_function(format!("bevy_reflect/{name}"), |b| b.iter(|| bevy.field(black_box(name)).is_some()));
+    for (fields, lore, bevy, names) in cases {
+        for name in names {
+            // Each peer right after the other, so both see the same machine load.
+            g.bench_function(format!("lore/{fields}/{name}"), |b| {
+                b.iter(|| black_box(lore).field(black_box(name)).is_some())
+            });
+            g.bench_function(format!("bevy_reflect/{fields}/{name}"), |b| {
+                b.iter(|| black_box(bevy).field(black_box(name)).is_some())
+            });
+        }
     }
     g.finish();
 }
@@ -319,17 +50,26 @@ fn set_from_text(c: &mut Criterion) {
     let mut g = c.benchmark_group("reflect/set_x_from_text_111.11");
     let mut lore = Thing1::default();
     g.bench_function("lore/set_text", |b| {
-        b.iter(|| (&mut lore as &mut dyn Reflect).set_text(black_box("x"), black_box("111.11")).is_ok())
+        b.iter(|| black_box(&mut lore as &mut dyn Reflect).set_text(black_box("x"), black_box("111.11")).is_ok())
     });
     let handle = Handle::<f32>::resolve(&Thing1::default(), "x").expect("x");
     g.bench_function("lore/handle+parse", |b| {
         b.iter(|| {
-            let x = handle.get_mut(&mut lore).expect("x");
+            let x = handle.get_mut(black_box(&mut lore as &mut dyn Reflect)).expect("x");
             *x = black_box("111.11").parse().expect("number");
         })
     });
-    // bevy_reflect has no text setter: look the field up by name, downcast, parse.
+    // bevy_reflect has no text setter: look the field up by name, downcast, parse. Once
+    // through a trait object (as lore's `set_text`), once on the concrete type (the compiler
+    // may inline its lookup).
     let mut bevy = BevyThing1::default();
+    g.bench_function("bevy_reflect/dyn_field_mut+parse", |b| {
+        b.iter(|| {
+            let value: &mut dyn bevy_reflect::structs::Struct = black_box(&mut bevy);
+            let x = value.field_mut(black_box("x")).and_then(|f| f.try_downcast_mut::<f32>()).expect("x");
+            *x = black_box("111.11").parse().expect("number");
+        })
+    });
     g.bench_function("bevy_reflect/field_mut+parse", |b| {
         b.iter(|| {
             let x = bevy.field_mut(black_box("x")).and_then(|f| f.try_downcast_mut::<f32>()).expect("x");

@@ -3,6 +3,9 @@
 
 use rand::SeedableRng;
 
+pub mod heap_ops;
+pub mod reflect_types;
+
 /// A portable seeded generator: the same seed gives the same data on every machine.
 #[must_use]
 pub fn rng(seed: u64) -> rand_pcg::Pcg64 {

@@ -10,6 +10,8 @@ use crate::kinds::Kinds;
 use crate::level::LevelConfig;
 use crate::sound::{Effect, SAMPLE_RATE, clip_of, effects_mixer};
 use lore_bitpack_audio::mix::Mixer;
+use lore_reflect::Reflect;
+use lore_reflect_egui::{Changes, Edit, EditError, Inspector};
 use std::sync::{Arc, Mutex};
 
 /// Longest recording of the mix kept for `dungeon.wav`: 10 minutes.
@@ -17,6 +19,21 @@ pub const MAX_RECORDING_SAMPLES: usize = 10 * 60 * SAMPLE_RATE as usize;
 
 /// The run's mix, shared with whoever writes it out after the run.
 pub type Recording = Arc<Mutex<Vec<i16>>>;
+
+/// Writes a run's mix (see [`Dungeon::recording_sound`]) as a 16-bit mono WAV at `path`,
+/// atomically (a temporary file renamed over the target), and prints one line saying so.
+///
+/// # Errors
+/// A message naming the path when the recording was poisoned, does not encode or the file
+/// cannot be written.
+pub fn write_recording(path: &std::path::Path, rec: &Recording) -> Result<(), String> {
+    let samples = rec.lock().map_err(|_| "the recording was poisoned".to_owned())?.clone();
+    let audio = lore_bitpack_audio::Audio { sample_rate: SAMPLE_RATE, channels: 1, bits: 16, samples };
+    let bytes = lore_bitpack_audio::wav::write(&audio).map_err(|e| format!("{}: {e}", path.display()))?;
+    lore_render::file::write_atomic(path, &bytes).map_err(|e| e.to_string())?;
+    println!("wrote {} ({:.1} s of sound)", path.display(), audio.samples.len() as f64 / f64::from(audio.sample_rate));
+    Ok(())
+}
 
 /// Rows of world space kept free above the maze for the HUD.
 const HUD_ROWS: f32 = 1.6;
@@ -43,7 +60,28 @@ pub struct Dungeon {
     sounds: u64,
     audio_ms: f32,
     watch: Option<KindsWatch>,
+    /// The GPU for pixel tests, between two games (a game holds it while it runs).
+    gpu: Option<crate::game::GpuPixels>,
+    /// The audio output the mix plays through, in a window.
+    #[cfg(feature = "audio")]
+    live: Option<crate::audio::LiveAudio>,
+    /// The kinds inspector is open in the window's side panel (key I toggles it).
+    inspector_open: bool,
+    /// Why the last inspector edit was refused, while it stands.
+    inspector_error: Option<String>,
 }
+
+/// How the inspector reaches one thing of the kinds document.
+type ThingOf = fn(&mut Kinds) -> &mut dyn Reflect;
+
+/// The things of the kinds document, by name, in the inspector's order.
+const THINGS: [(&str, ThingOf); 5] = [
+    ("player", |k| &mut k.player),
+    ("wanderer", |k| &mut k.wanderer),
+    ("chaser", |k| &mut k.chaser),
+    ("bullet", |k| &mut k.bullet),
+    ("key", |k| &mut k.key),
+];
 
 /// A kinds file polled for changes.
 #[derive(Debug)]
@@ -81,7 +119,127 @@ impl Dungeon {
             sounds: 0,
             audio_ms: 0.0,
             watch: None,
+            gpu: None,
+            #[cfg(feature = "audio")]
+            live: None,
+            inspector_open: true,
+            inspector_error: None,
         }
+    }
+
+    /// Opens or closes the kinds inspector in the window's side panel (open by default; key I
+    /// toggles it).
+    #[must_use]
+    pub fn with_inspector(mut self, open: bool) -> Self {
+        self.inspector_open = open;
+        self
+    }
+
+    /// Whether the kinds inspector is open.
+    #[must_use]
+    pub fn inspector_open(&self) -> bool {
+        self.inspector_open
+    }
+
+    /// The kinds the game runs with (the file's, or the inspector's edits of them).
+    #[must_use]
+    pub fn kinds(&self) -> &Kinds {
+        &self.kinds
+    }
+
+    /// Applies inspector edits to the thing named `thing` (`player`, `wanderer`, `chaser`,
+    /// `bullet`, `key`) of the live kinds, all or nothing: the edited kinds must pass
+    /// [`Kinds::validate`] and the running game must take them, or nothing changes. Radii and
+    /// speeds apply at once; enemy counts from the next level.
+    ///
+    /// # Errors
+    /// The refused edit (a path that does not exist, a value out of the game's range), with
+    /// the kinds left as they were.
+    pub fn edit_kinds(&mut self, thing: &str, edits: &[Edit]) -> Result<Changes, EditError> {
+        let Some(&(_, thing_of)) = THINGS.iter().find(|(name, _)| *name == thing) else {
+            let path = edits.first().map_or_else(String::new, |e| e.path().to_owned());
+            return Err(EditError::Refused { path, reason: format!("the kinds have no thing named {thing:?}") });
+        };
+        let mut kinds = self.kinds.clone();
+        let changes = lore_reflect_egui::edit::apply(thing_of(&mut kinds), edits)?;
+        let Some(first) = changes.paths().first() else { return Ok(changes) };
+        let refused = |reason: String| EditError::Refused { path: first.clone(), reason };
+        kinds.validate().map_err(|e| refused(e.to_string()))?;
+        if let Some(game) = self.game.as_mut() {
+            game.set_kinds(kinds.clone()).map_err(|e| refused(e.to_string()))?;
+        }
+        self.kinds = kinds;
+        Ok(changes)
+    }
+
+    /// The inspector of the live kinds: one block per thing of the kinds document, its fields
+    /// laid out from reflection, edits applied through [`Dungeon::edit_kinds`].
+    fn kinds_inspector(&mut self, ui: &mut lore_render::egui::Ui) {
+        use lore_render::egui;
+        ui.label(
+            egui::RichText::new(
+                "Live values from assets/kinds.xml; an edit applies to the running game (the file is not rewritten).",
+            )
+            .small()
+            .weak(),
+        );
+        let registry = Kinds::registry();
+        let mut refused = None;
+        for (name, thing_of) in THINGS {
+            let mut shown = self.kinds.clone();
+            let value = thing_of(&mut shown);
+            let kind = value.type_info().name;
+            let docs = registry.kind(kind).map_or("", |k| k.info().docs);
+            let inspector = Inspector::new(("dungeon kinds", name));
+            let mut edits = Vec::new();
+            let header = egui::CollapsingHeader::new(format!("{name}  ({kind})"))
+                .id_salt(("dungeon kinds", name))
+                .default_open(name != "key")
+                .show(ui, |ui| edits = inspector.edits(ui, value));
+            if !docs.is_empty() {
+                header.header_response.on_hover_text(docs);
+            }
+            if !edits.is_empty() {
+                let result = self.edit_kinds(name, &edits);
+                inspector.report(ui.ctx(), &edits, &result);
+                if let Err(e) = result {
+                    refused = Some(format!("{name}: {e}"));
+                } else {
+                    self.inspector_error = None;
+                }
+            }
+        }
+        if refused.is_some() {
+            self.inspector_error = refused;
+        }
+        if let Some(e) = &self.inspector_error {
+            ui.colored_label(ui.visuals().error_fg_color, format!("refused, values kept: {e}"));
+        }
+    }
+
+    /// Plays the game's sound effects through the default audio output (feature `audio`).
+    /// Without an output device it prints one warning line and the game goes on silent.
+    ///
+    /// # Errors
+    /// [`crate::sound::SoundError`] when a shipped effect does not decode.
+    #[cfg(feature = "audio")]
+    pub fn playing_sound(mut self) -> Result<Self, crate::sound::SoundError> {
+        if self.mixer.is_none() {
+            self.mixer = Some(effects_mixer(16)?);
+        }
+        match crate::audio::LiveAudio::open() {
+            Ok(live) => self.live = Some(live),
+            Err(e) => eprintln!("lore-dungeon: warning: {e}; the game goes on without sound"),
+        }
+        Ok(self)
+    }
+
+    /// Decides bullet–enemy pairs on `gpu` (one lore-pixel-collide batch per step), with the
+    /// CPU twin checking every answer; the HUD and the level lines show the agreement.
+    #[must_use]
+    pub fn with_gpu_pixels(mut self, gpu: crate::game::GpuPixels) -> Self {
+        self.gpu = Some(gpu);
+        self
     }
 
     /// Reloads the kinds from `path` whenever the file changes (its modification time or length,
@@ -160,7 +318,7 @@ impl Dungeon {
     #[must_use]
     pub fn level_line(stats: &LevelStats, keys_total: usize, finished: bool) -> String {
         format!(
-            "level {} (seed {}): {} {} frames, keys {}/{}, enemies hit {}, bullets fired {}, player hurt {}",
+            "level {} (seed {}): {} {} frames, keys {}/{}, enemies hit {}, bullets fired {}, player hurt {}, {}",
             stats.level + 1,
             stats.seed,
             if finished { "done in" } else { "unfinished after" },
@@ -170,7 +328,17 @@ impl Dungeon {
             stats.enemies_hit,
             stats.bullets_fired,
             stats.player_hurt,
+            pixel_line(stats),
         )
+    }
+}
+
+/// The pixel tests' line: the GPU's agreement with the CPU twin, or the twin alone.
+fn pixel_line(stats: &LevelStats) -> String {
+    if stats.gpu_pairs > 0 {
+        format!("gpu {}/{} agree", stats.gpu_agree, stats.gpu_pairs)
+    } else {
+        format!("pixel pairs {} (cpu twin)", stats.pixel_pairs)
     }
 }
 
@@ -197,6 +365,15 @@ impl Demo for Dungeon {
         "A top-down game made of every lore crate: maze levels, slide moves, a broadphase world, pixel-perfect bullets, reflected kinds; an autopilot plays it."
     }
 
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("arrows or WASD", "move (ends the autopilot)"),
+            ("Space or mouse", "shoot"),
+            ("P", "autopilot on or off"),
+            ("I", "show or hide the kinds inspector (side panel)"),
+        ]
+    }
+
     fn reset(&mut self, seed: u64) {
         self.config.seed = seed;
         self.pilot = Autopilot::new();
@@ -209,8 +386,14 @@ impl Demo for Dungeon {
         {
             rec.clear();
         }
+        if let Some(gpu) = self.game.as_mut().and_then(Game::take_gpu) {
+            self.gpu = Some(gpu);
+        }
         match Game::new(self.config, self.kinds.clone()) {
-            Ok(game) => {
+            Ok(mut game) => {
+                if let Some(gpu) = self.gpu.take() {
+                    game.use_gpu(gpu);
+                }
                 self.game = Some(game);
                 self.error = None;
             }
@@ -231,6 +414,9 @@ impl Demo for Dungeon {
         }
         if input.key_pressed(Key::Char('p')) {
             self.autopilot = !self.autopilot;
+        }
+        if input.key_pressed(Key::Char('i')) {
+            self.inspector_open = !self.inspector_open;
         }
         let own = self.autopilot.then(|| self.pilot.input(game));
         // Only the game's step is counted: the autopilot stands in for a person.
@@ -259,6 +445,10 @@ impl Demo for Dungeon {
             let due = (f * u64::from(SAMPLE_RATE) / 60 - (f - 1) * u64::from(SAMPLE_RATE) / 60) as usize;
             self.block.resize(due, 0);
             mixer.mix(&mut self.block);
+            #[cfg(feature = "audio")]
+            if let Some(live) = &self.live {
+                live.push(&self.block);
+            }
             if let Some(rec) = &self.recording
                 && let Ok(mut rec) = rec.lock()
             {
@@ -426,9 +616,16 @@ impl Demo for Dungeon {
         } else {
             split
         };
+        let split = if s.gpu_pairs > 0 || game.has_gpu() {
+            format!("{split}   gpu {}/{} agree", s.gpu_agree, s.gpu_pairs)
+        } else {
+            format!("{split}   cpu twin: {} pairs", s.pixel_pairs)
+        };
         batch.screen_text(vec2(14.0, 32.0), split, 15.0, Color::rgb(170, 180, 200));
         if let Some(e) = self.kinds_error() {
             batch.screen_text(vec2(14.0, 52.0), e.to_owned(), 15.0, Color::RED);
+        } else if let Some(e) = game.gpu_error() {
+            batch.screen_text(vec2(14.0, 52.0), format!("gpu pixel path: {e}; the cpu twin decides"), 15.0, Color::RED);
         }
         // Key colours held, as swatches after the text.
         for (i, (colour, _)) in level.keys.iter().enumerate() {
@@ -450,6 +647,14 @@ impl Demo for Dungeon {
         }
         if let Some(e) = &self.error {
             ui.colored_label(lore_render::egui::Color32::RED, e);
+        }
+        ui.separator();
+        let header = lore_render::egui::CollapsingHeader::new("kinds inspector (i)")
+            .id_salt("dungeon kinds inspector")
+            .open(Some(self.inspector_open))
+            .show(ui, |ui| self.kinds_inspector(ui));
+        if header.header_response.clicked() {
+            self.inspector_open = !self.inspector_open;
         }
     }
 
@@ -498,6 +703,76 @@ mod tests {
         let mut batch = Batch::new(bad.camera(), vec2(1280.0, 720.0));
         bad.draw(&mut batch);
         assert!(batch.labels()[0].text.starts_with("dungeon: level"));
+    }
+
+    #[test]
+    fn an_inspector_edit_applies_to_the_running_game_and_a_bad_one_is_refused_whole() {
+        let mut d = Dungeon::new(LevelConfig::default(), Kinds::shipped(), false);
+        d.reset(5);
+        d.step(&Input::default());
+        let wanderers =
+            |d: &Dungeon| -> Vec<Vec2> { d.game().unwrap().enemies().filter(|e| !e.chaser).map(|e| e.pos).collect() };
+        // Wanderers stop: the edit reaches the running game, not only the next level.
+        let changes = d.edit_kinds("wanderer", &[Edit::Number { path: "speed".into(), value: 0.0 }]).unwrap();
+        assert_eq!(changes.paths(), ["speed"]);
+        assert_eq!(d.game().unwrap().kinds().wanderer.speed, 0.0);
+        assert_eq!(d.kinds().wanderer.speed, 0.0);
+        let before = wanderers(&d);
+        assert!(!before.is_empty());
+        for _ in 0..60 {
+            d.step(&Input::default());
+        }
+        assert_eq!(wanderers(&d), before, "wanderers with speed 0 never move");
+        // Out of the game's range: refused with the range, nothing changed (the first edit of
+        // the batch included).
+        let kinds = d.kinds().clone();
+        let err = d
+            .edit_kinds(
+                "bullet",
+                &[
+                    Edit::Number { path: "speed".into(), value: 20.0 },
+                    Edit::Number { path: "radius".into(), value: 0.9 },
+                ],
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("bullet.radius = 0.9 is out of range (0.02..=0.45)"), "{err}");
+        assert_eq!(d.kinds(), &kinds);
+        assert_eq!(d.game().unwrap().kinds(), &kinds);
+        // A path the kind does not have, and a thing the document does not have.
+        assert!(d.edit_kinds("player", &[Edit::Number { path: "mass".into(), value: 1.0 }]).is_err());
+        assert!(d.edit_kinds("dragon", &[Edit::Number { path: "speed".into(), value: 1.0 }]).is_err());
+        assert_eq!(d.kinds(), &kinds);
+    }
+
+    #[test]
+    fn the_side_panel_shows_the_inspector_and_i_toggles_it() {
+        let mut d = Dungeon::new(LevelConfig::default(), Kinds::shipped(), true);
+        d.reset(3);
+        d.step(&Input::default());
+        assert!(d.inspector_open());
+        let ctx = lore_render::egui::Context::default();
+        let mut texts = Vec::new();
+        for _ in 0..3 {
+            let mut out = ctx.run_ui(lore_render::egui::RawInput::default(), |ui| d.ui(ui));
+            out.textures_delta.clear(); // no renderer here to upload the font atlas
+            texts = out
+                .shapes
+                .iter()
+                .filter_map(|s| match &s.shape {
+                    lore_render::egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>();
+        }
+        for label in ["player  (PlayerKind)", "wanderer  (EnemyKind)", "chase_speed", "fire_interval"] {
+            assert!(texts.iter().any(|t| t == label), "{label} missing from {texts:?}");
+        }
+        assert_eq!(d.kinds(), &Kinds::shipped(), "laying out changes nothing");
+        let mut input = Input::default();
+        input.press_key(Key::Char('i'));
+        d.step(&input);
+        assert!(!d.inspector_open());
+        assert!(!Dungeon::new(LevelConfig::default(), Kinds::shipped(), true).with_inspector(false).inspector_open());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use lore_reflect::{Limits, Reflect, Registry};
 
-use crate::staging::reflect::{StrictError, load_strict, thing_value};
+use lore_reflect::{StrictError, load_strict, thing_value};
 
 /// The kinds file shipped with the game, compiled in.
 pub const DEFAULT_KINDS_XML: &str = include_str!("../assets/kinds.xml");
@@ -198,12 +198,18 @@ impl Kinds {
         Self::from_xml(&text)
     }
 
-    fn validate(&self) -> Result<(), KindsError> {
+    /// Checks every value against the range the game runs with (the ranges are in the errors).
+    ///
+    /// # Errors
+    /// [`KindsError::OutOfRange`] for the first value outside its range.
+    pub fn validate(&self) -> Result<(), KindsError> {
         let range = |thing, field, value: f32, lo: f32, hi: f32, range| {
             if value.is_finite() && (lo..=hi).contains(&value) {
                 Ok(())
             } else {
-                Err(KindsError::OutOfRange { thing, field, value: f64::from(value), range })
+                // The f32 as written (0.9), not its binary expansion (0.8999999761581421).
+                let value = value.to_string().parse::<f64>().unwrap_or(f64::from(value));
+                Err(KindsError::OutOfRange { thing, field, value, range })
             }
         };
         range("player", "speed", self.player.speed, 0.0, 20.0, "0..=20")?;

@@ -9,7 +9,6 @@
 //!   lore-allocators `HandleArray`s, bullets hit pixel-perfectly (lore-pixel-collide's CPU
 //!   twin), entity kinds come from `assets/kinds.xml` through lore-reflect ([`kinds`]).
 //! - [`autopilot`]: plays through the same [`lore_render::Input`] a person gives.
-//! - [`staging`]: pieces the game needs that belong in the crates, to move there.
 //!
 //! ```
 //! use lore_dungeon::{autopilot::Autopilot, game::Game, kinds::Kinds, level::LevelConfig};
@@ -35,13 +34,15 @@ struct ReadmeDoctests;
 #[doc = include_str!("../../../docs/dungeon.md")]
 struct GuideDoctests;
 
+#[cfg(feature = "audio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "audio")))]
+pub mod audio;
 pub mod autopilot;
 pub mod demo;
 pub mod game;
 pub mod kinds;
 pub mod level;
 pub mod sound;
-pub mod staging;
 
 pub use game::Game;
 
@@ -50,4 +51,15 @@ pub use game::Game;
 #[must_use]
 pub fn demo() -> Box<dyn lore_render::Demo> {
     Box::new(demo::Dungeon::new(level::LevelConfig::default(), kinds::Kinds::shipped(), true))
+}
+
+/// [`demo`] with its sound recorded: the showcase writes the recording out after a headless
+/// run with [`demo::write_recording`] (`OUT/dungeon.wav`).
+///
+/// # Errors
+/// [`sound::SoundError`] when a shipped effect does not decode.
+pub fn demo_with_recording() -> Result<(Box<dyn lore_render::Demo>, demo::Recording), sound::SoundError> {
+    let mut d = demo::Dungeon::new(level::LevelConfig::default(), kinds::Kinds::shipped(), true);
+    let rec = d.recording_sound()?;
+    Ok((Box::new(d), rec))
 }

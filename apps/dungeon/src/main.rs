@@ -24,6 +24,10 @@ struct Cli {
     /// Let the autopilot play (a person takes over with the arrow keys).
     #[arg(long)]
     autopilot: bool,
+    /// Decide bullet–enemy pairs on the GPU headless too (a window always tries the GPU and
+    /// falls back to the CPU twin with one warning line).
+    #[arg(long)]
+    gpu: bool,
     /// Entity kinds file (default: the shipped assets/kinds.xml).
     #[arg(long)]
     kinds: Option<PathBuf>,
@@ -64,6 +68,31 @@ fn main() -> ExitCode {
     if let Some(path) = &cli.kinds {
         dungeon = dungeon.watching_kinds(path.clone());
     }
+    if cli.gpu || !cli.run.is_headless() {
+        match lore_dungeon::game::GpuPixels::new() {
+            Ok(gpu) => {
+                if cli.run.is_headless() {
+                    println!("pixel tests on the gpu: {}", gpu.describe());
+                }
+                dungeon = dungeon.with_gpu_pixels(gpu);
+            }
+            Err(e) if cli.gpu => {
+                eprintln!("lore-dungeon: --gpu: {e}");
+                return ExitCode::FAILURE;
+            }
+            Err(e) => eprintln!("lore-dungeon: warning: no GPU for pixel tests ({e}); the CPU twin decides them"),
+        }
+    }
+    #[cfg(feature = "audio")]
+    if !cli.run.is_headless() {
+        dungeon = match dungeon.playing_sound() {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("lore-dungeon: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+    }
     let mut recording = None;
     if cli.run.is_headless() {
         dungeon = dungeon.printing_levels();
@@ -78,7 +107,7 @@ fn main() -> ExitCode {
     match lore_render::run(vec![Box::new(dungeon)], &cli.run) {
         Ok(_) => {
             if let Some(rec) = recording
-                && let Err(e) = write_wav(&cli.run.out.join("dungeon.wav"), &rec)
+                && let Err(e) = lore_dungeon::demo::write_recording(&cli.run.out.join("dungeon.wav"), &rec)
             {
                 eprintln!("lore-dungeon: {e}");
                 return ExitCode::FAILURE;
@@ -90,16 +119,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Writes the run's mix as a 16-bit mono WAV through a temporary file renamed over the target
-/// (the run's output folder, like the PNG beside it).
-fn write_wav(path: &std::path::Path, rec: &lore_dungeon::demo::Recording) -> Result<(), String> {
-    let samples = rec.lock().map_err(|_| "the recording was poisoned".to_owned())?.clone();
-    let audio =
-        lore_bitpack_audio::Audio { sample_rate: lore_dungeon::sound::SAMPLE_RATE, channels: 1, bits: 16, samples };
-    let bytes = lore_bitpack_audio::wav::write(&audio).map_err(|e| format!("{}: {e}", path.display()))?;
-    lore_render::file::write_atomic(path, &bytes).map_err(|e| e.to_string())?;
-    println!("wrote {} ({:.1} s of sound)", path.display(), audio.samples.len() as f64 / f64::from(audio.sample_rate));
-    Ok(())
 }

@@ -411,7 +411,7 @@ impl Demo for PixelsDemo {
     }
 
     fn description(&self) -> &'static str {
-        "Pixel-perfect collisions on the GPU (stencil + occlusion queries), checked against the CPU twin"
+        "Pixel-perfect collisions on the GPU (one instanced draw per batch), checked against the CPU twin"
     }
 
     fn help(&self) -> &'static [(&'static str, &'static str)] {
@@ -506,8 +506,7 @@ impl Demo for PixelsDemo {
             }
         }
         let c = &self.counters;
-        let engine =
-            if self.gpu.is_some() { "GPU occlusion queries vs CPU twin" } else { "CPU twin only (no GPU adapter)" };
+        let engine = if self.gpu.is_some() { "GPU batch vs CPU twin" } else { "CPU twin only (no GPU adapter)" };
         batch.screen_text(vec2(12.0, 14.0), engine, 18.0, Color::WHITE);
         batch.screen_text(
             vec2(12.0, 38.0),

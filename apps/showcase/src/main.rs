@@ -1,5 +1,5 @@
 use clap::Parser;
-use lore_showcase::{Cli, select};
+use lore_showcase::{Cli, select_recording};
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
@@ -21,9 +21,16 @@ fn main() -> std::process::ExitCode {
             }
         };
     }
-    let result = select(&cli.demos)
-        .map_err(|e| e.to_string())
-        .and_then(|demos| lore_render::run(demos, &cli.run).map_err(|e| e.to_string()));
+    let result = select_recording(&cli.demos).and_then(|(demos, recording)| {
+        lore_render::run(demos, &cli.run).map_err(|e| e.to_string())?;
+        // Headless, the dungeon's mix of the run is written beside its PNG.
+        match recording {
+            Some(rec) if cli.run.is_headless() => {
+                lore_dungeon::demo::write_recording(&cli.run.out.join("dungeon.wav"), &rec)
+            }
+            _ => Ok(()),
+        }
+    });
     match result {
         Ok(_) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -15,8 +15,10 @@
 //!   `tree-reinsert` is a `Tree` that reinserts every leaf leaving its fat box (reinsert share
 //!   1), `tree-refit` one that refits every such leaf in place (share 0), `tree-share=0.01` one
 //!   with the given reinsert share, `tree-margin=0.05` a default `Tree` with the given margin.
-//! - a fourth argument `unsorted` makes the moving scenes (and the movers alone) call
-//!   `pairs_unsorted` instead of `pairs`.
+//! - a further argument `unsorted` makes the moving scenes (and the movers alone) call
+//!   `pairs_unsorted` instead of `pairs`; `threads=N` runs `pairs` on N threads (the crate's
+//!   `parallel` feature; default 1, `threads=all` for every core), e.g.
+//!   `broadphase_frame_cost moving100k grid 20 threads=2`.
 //! - scene `rays`: the bench's first-hit rays, 1,000 a frame, against 25k tiles in a `grid`
 //!   (cell 1.25), `hash` or `tree`.
 //! - scene `quality1k`, `quality10k` (index ignored): the moving scene with a default `Tree`
@@ -32,7 +34,7 @@ use lore_broadphase::{Aabb, Axis, Grid, ProxyId, Ray, SpatialHash, SpatialIndex,
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 struct Scene {
@@ -106,8 +108,12 @@ fn sparse_movers<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -
 /// Whether `run_frames` calls `pairs_unsorted` instead of `pairs` (a fourth argument `unsorted`).
 static UNSORTED: AtomicBool = AtomicBool::new(false);
 
+/// The thread count of the index's `pairs` (a further argument `threads=N`; 1 by default).
+static THREADS: AtomicUsize = AtomicUsize::new(1);
+
 /// Update + `pairs` (or `pairs_unsorted`), `frames` times.
 fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> usize {
+    index.set_threads(THREADS.load(Ordering::Relaxed)).unwrap();
     let ids: Vec<ProxyId> = (0..s.centers.len()).map(|i| index.insert(s.aabb(i)).unwrap()).collect();
     let mut pairs = Vec::new();
     index.pairs(&mut pairs);
@@ -155,6 +161,7 @@ fn static_scene_of<S: SpatialIndex, M: SpatialIndex>(
     }
     prepare_static(&mut statics);
     let mut w = World::new(statics, make(bounds));
+    w.set_threads(THREADS.load(Ordering::Relaxed)).unwrap();
     let ids: Vec<ProxyId> = (0..1000).map(|i| w.movers_mut().insert(s.aabb(i)).unwrap()).collect();
     let (mut mm, mut ms) = (Vec::new(), Vec::new());
     w.pairs(&mut mm, &mut ms);
@@ -238,6 +245,7 @@ fn tree_with_share(share: f32) -> Tree {
 fn tree_quality(n: usize, frames: usize) -> usize {
     let mut s = Scene::new(n, 7);
     let mut tree = Tree::new();
+    tree.set_threads(THREADS.load(Ordering::Relaxed)).unwrap();
     let ids: Vec<ProxyId> = (0..n).map(|i| tree.insert(s.aabb(i)).unwrap()).collect();
     let mut pairs = Vec::new();
     let mut total = 0;
@@ -316,7 +324,18 @@ fn main() {
     let scene = args.get(1).map_or("static", String::as_str);
     let kind = args.get(2).map_or("grid", String::as_str);
     let frames: usize = args.get(3).map_or(10, |f| f.parse().unwrap());
-    UNSORTED.store(args.get(4).is_some_and(|a| a == "unsorted"), Ordering::Relaxed);
+    for arg in args.iter().skip(4) {
+        match arg.as_str() {
+            "unsorted" => UNSORTED.store(true, Ordering::Relaxed),
+            "threads=all" => {
+                THREADS.store(std::thread::available_parallelism().map_or(1, usize::from), Ordering::Relaxed);
+            }
+            other if other.starts_with("threads=") => {
+                THREADS.store(other["threads=".len()..].parse().expect("threads=N"), Ordering::Relaxed);
+            }
+            other => panic!("unknown argument {other}"),
+        }
+    }
     let total = match scene {
         "static" => with_index!(kind, static_scene(frames)),
         "static-offset" => with_index!(kind, static_offset_scene(frames)),
@@ -331,5 +350,6 @@ fn main() {
         "rays" => ray_scene(kind, frames),
         other => panic!("unknown scene {other}"),
     };
-    println!("{scene} {kind} {frames} frames: {} pairs in all", black_box(total));
+    let threads = THREADS.load(Ordering::Relaxed);
+    println!("{scene} {kind} {frames} frames, {threads} threads: {} pairs in all", black_box(total));
 }

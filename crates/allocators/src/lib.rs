@@ -48,6 +48,9 @@
 //! - `sanitize`: freed bytes are filled with [`POISON`] and, in builds with
 //!   `-Zsanitizer=address`, marked unaddressable for AddressSanitizer, so a use-after-free
 //!   inside a region is caught.
+//! - `serde`: `Serialize` / `Deserialize` for [`Handle`] as `{ index, generation }` (`no_std`
+//!   too); a generation no array issues (even) is refused when read. The arrays themselves are
+//!   not serialised: save the values with their handles and rebuild.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -61,6 +64,8 @@ pub mod handle;
 pub mod heap;
 mod poison;
 pub mod pool;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod stack;
 pub mod sync;
 pub mod trace;

@@ -148,6 +148,17 @@ impl BitWriter {
         self.put_small(1u64 << q, q as u32 + 1);
     }
 
+    /// Appends everything `other` holds, bit for bit.
+    pub(crate) fn append(&mut self, other: &BitWriter) {
+        self.reserve(other.len() + 64);
+        for piece in other.buf[..other.byte].chunks(7) {
+            let mut b = [0u8; 8];
+            b[..piece.len()].copy_from_slice(piece);
+            self.put_small(u64::from_le_bytes(b), 8 * piece.len() as u32);
+        }
+        self.put_small(other.acc, other.fill);
+    }
+
     /// The bytes and the exact length in bits; bits past the length in the last byte are zero.
     pub fn finish(mut self) -> (Vec<u8>, u64) {
         let bits = self.len();

@@ -42,6 +42,7 @@ pub const HEADER_LEN: usize = 28;
 
 /// Encoder settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Settings {
     /// Search effort (the "mode").
     pub effort: Effort,
@@ -63,6 +64,7 @@ impl Default for Settings {
 /// it decodes or allocates anything and refuses the file with [`Error::OutputLimit`]. The plain
 /// [`decode`], [`Reader::new`] and [`StreamDecoder::new`] use [`Limits::NONE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Limits {
     /// Most samples, all channels together, a file may claim (2 bytes each as 16-bit PCM).
     pub max_samples: u64,
@@ -228,7 +230,7 @@ pub fn encode_chunk(frames: &[i16], channels: u8, effort: Effort) -> Result<Vec<
         let use_side = b.len() < a.len();
         w.put(u64::from(use_side), 1);
         predict::encode_block(&left, effort, &mut w)?;
-        predict::encode_block(if use_side { &side } else { &right }, effort, &mut w)?;
+        w.append(if use_side { &b } else { &a });
     }
     Ok(w.finish().0)
 }

@@ -21,6 +21,13 @@
 //! Every decoder returns [`Error`] on truncated or corrupt input; none panics, loops forever or
 //! reads past its buffer.
 //!
+//! # Feature flags
+//!
+//! - `std` (default): `std::error::Error` and the `io` helpers. Without it: `no_std` + `alloc`.
+//! - `serde`: `Serialize` / `Deserialize` for the encoder's choices, [`Settings`], [`Effort`],
+//!   [`Limits`] and [`classic::Options`] (flags outside `0..=3` are refused when read), `no_std`
+//!   too.
+//!
 //! ```
 //! use lore_bitpack_audio::{classic, container, Audio, Effort, Settings};
 //!
@@ -55,6 +62,8 @@ mod error;
 pub mod mix;
 mod planes;
 pub mod predict;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod wav;
 
 /// The guide, docs/bitpack-audio.md: its examples are compiled and run as doctests.

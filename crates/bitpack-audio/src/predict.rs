@@ -22,13 +22,16 @@ use crate::classic::{self, Options};
 
 /// How hard the encoder searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Effort {
     /// Classic bit planes only, best of the four options per chunk and channel.
     Classic,
     /// Fixed prediction of order 0, 1 or 2 (smallest wins), Rice codes in 4 partitions.
     Fast,
-    /// Every fixed order, LPC of orders 1..=12 (Welch window, Levinson-Durbin, 15-bit
+    /// Every fixed order and LPC up to order 12 (Welch window, Levinson-Durbin, 15-bit
     /// coefficients), partition orders up to 6, and the classic options; the smallest wins.
+    /// Residual sums estimate the predictors' Rice costs, and the LPC orders tried are the two
+    /// the analysis's prediction errors promise most from; the winner's cost is then exact.
     Max,
 }
 
@@ -76,13 +79,20 @@ const MAX_LPC: usize = 12;
 /// Coefficient precision in bits, sign included.
 const LPC_PREC: u32 = 15;
 
-/// Quantized LPC coefficients (`pred = sum(q[j] * x[i-1-j]) >> shift`) for orders 1..=`max`.
-fn lpc_candidates(x: &[i32], max: usize) -> Vec<(Vec<i32>, u32)> {
+/// The LPC analysis of a block: for each order `p` in 1..=`max` (until the error vanishes),
+/// the real coefficients and the prediction error the Levinson-Durbin recursion leaves.
+struct Analysis {
+    coefs: Vec<Vec<f64>>,
+    errors: Vec<f64>,
+}
+
+/// Welch window, autocorrelation (all lags in one pass), Levinson-Durbin recursion.
+fn lpc_analysis(x: &[i32], max: usize) -> Analysis {
+    let mut out = Analysis { coefs: Vec::new(), errors: Vec::new() };
     let n = x.len();
-    if n <= max + 1 {
-        return Vec::new();
+    if n <= max + 1 || max == 0 {
+        return out;
     }
-    // Welch window, autocorrelation, Levinson-Durbin recursion.
     let half = (n as f64 - 1.0) / 2.0;
     let w: Vec<f64> = x
         .iter()
@@ -92,13 +102,12 @@ fn lpc_candidates(x: &[i32], max: usize) -> Vec<(Vec<i32>, u32)> {
             f64::from(v) * (1.0 - t * t)
         })
         .collect();
-    let autoc: Vec<f64> = (0..=max).map(|l| w[l..].iter().zip(&w).map(|(a, b)| a * b).sum()).collect();
+    let autoc = autocorrelation(&w, max);
     let mut err = autoc[0];
     if err <= 0.0 {
-        return Vec::new();
+        return out;
     }
     let mut lpc = vec![0.0f64; max];
-    let mut out = Vec::new();
     for i in 0..max {
         let mut r = -autoc[i + 1];
         for j in 0..i {
@@ -117,15 +126,67 @@ fn lpc_candidates(x: &[i32], max: usize) -> Vec<(Vec<i32>, u32)> {
             lpc[j] += lpc[j] * r;
         }
         err *= 1.0 - r * r;
-        let c: Vec<f64> = lpc[..=i].iter().map(|&v| -v).collect();
-        if let Some(q) = quantize(&c) {
-            out.push(q);
-        }
+        out.coefs.push(lpc[..=i].iter().map(|&v| -v).collect());
+        out.errors.push(err);
         if err <= 0.0 {
             break;
         }
     }
     out
+}
+
+/// Autocorrelation of `w` at lags 0..=`max`.
+fn autocorrelation(w: &[f64], max: usize) -> Vec<f64> {
+    (0..=max).map(|l| dot(&w[l..], &w[..w.len() - l])).collect()
+}
+
+/// `a · b` over their common length, in four interleaved sums (two SSE2 registers of two on
+/// x86-64; the same sums in the same order elsewhere, so the result does not depend on it).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let m = a.len().min(b.len());
+    let whole = m / 4 * 4;
+    #[cfg(target_arch = "x86_64")]
+    let (lo, hi) = {
+        use core::arch::x86_64::{_mm_add_pd, _mm_loadu_pd, _mm_mul_pd, _mm_setzero_pd, _mm_storeu_pd};
+        let (mut l, mut h) = ([0.0f64; 2], [0.0f64; 2]);
+        // SAFETY: SSE2 is part of x86-64. Every load reads four f64 at `i + 4 <= whole <= m`,
+        // within both slices; the stores write two f64 into each two-element array.
+        unsafe {
+            let (mut lo, mut hi) = (_mm_setzero_pd(), _mm_setzero_pd());
+            let mut i = 0;
+            while i < whole {
+                let (pa, pb) = (a.as_ptr().add(i), b.as_ptr().add(i));
+                lo = _mm_add_pd(lo, _mm_mul_pd(_mm_loadu_pd(pa), _mm_loadu_pd(pb)));
+                hi = _mm_add_pd(hi, _mm_mul_pd(_mm_loadu_pd(pa.add(2)), _mm_loadu_pd(pb.add(2))));
+                i += 4;
+            }
+            _mm_storeu_pd(l.as_mut_ptr(), lo);
+            _mm_storeu_pd(h.as_mut_ptr(), hi);
+        }
+        (l, h)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (lo, hi) = {
+        let (mut lo, mut hi) = ([0.0f64; 2], [0.0f64; 2]);
+        for (x, y) in a[..whole].chunks_exact(4).zip(b[..whole].chunks_exact(4)) {
+            lo[0] += x[0] * y[0];
+            lo[1] += x[1] * y[1];
+            hi[0] += x[2] * y[2];
+            hi[1] += x[3] * y[3];
+        }
+        (lo, hi)
+    };
+    let tail: f64 = a[whole..m].iter().zip(&b[whole..m]).map(|(x, y)| x * y).sum();
+    (lo[0] + lo[1]) + (hi[0] + hi[1]) + tail
+}
+
+/// `log2(x)` for `x > 0` to within about 0.005, the same with and without `std` (so the encoder's
+/// choices, and its output, do not depend on the platform's `log2`).
+fn log2_approx(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let t = f64::from_bits((bits & ((1u64 << 52) - 1)) | (1023u64 << 52)) - 1.0;
+    e as f64 + t * (1.346_555_3 - 0.346_555_3 * t)
 }
 
 fn quantize(c: &[f64]) -> Option<(Vec<i32>, u32)> {
@@ -253,6 +314,197 @@ fn write_rice_part(w: &mut BitWriter, part: &[u64], k: u32) {
     }
 }
 
+/// Finest partition order of the Rice codes (method 2 and 3 blocks).
+const MAX_PO: u32 = 6;
+/// Partitions at [`MAX_PO`].
+const FINE: usize = 1 << MAX_PO;
+
+/// Sums of the zigzag residuals over the partitions of order [`MAX_PO`] (`m` residuals, `len`
+/// to a partition): enough to estimate the Rice cost of every partition order.
+#[derive(Clone, Copy)]
+struct Sums {
+    s: [u64; FINE],
+    m: usize,
+    len: usize,
+}
+
+/// [`Sums`] of `m` residuals, residual `j` being `u(j)`.
+#[inline(always)]
+fn sums_of(m: usize, mut u: impl FnMut(usize) -> u64) -> Sums {
+    let len = m.div_ceil(FINE).max(1);
+    let mut s = [0u64; FINE];
+    for (p, sum) in s.iter_mut().enumerate() {
+        let (a, b) = ((p * len).min(m), ((p + 1) * len).min(m));
+        let mut t = 0u64;
+        for j in a..b {
+            t += u(j);
+        }
+        *sum = t;
+    }
+    Sums { s, m, len }
+}
+
+/// Estimated bits of a Rice partition of `n` values summing to `sum`: the parameter from the
+/// mean and its neighbours, `sum(v >> k)` taken as `(sum >> k) - n / 2` for `k > 0` (the low
+/// bits shifted out average one half).
+#[inline]
+fn estimate_part(sum: u64, n: u64) -> u64 {
+    if n == 0 {
+        return 5;
+    }
+    let mean = sum / n;
+    let k0 = (64 - mean.leading_zeros()).saturating_sub(1).min(30);
+    let cost = |k: u32| {
+        let q = if k == 0 { sum } else { (sum >> k).saturating_sub(n / 2) };
+        5 + q + n * (1 + u64::from(k))
+    };
+    let mut best = cost(k0);
+    if k0 > 0 {
+        best = best.min(cost(k0 - 1));
+    }
+    if k0 < 30 {
+        best = best.min(cost(k0 + 1));
+    }
+    best
+}
+
+/// Estimated Rice bits (partition order field included) and the partition order that gives
+/// them, from the finest sums merged pairwise.
+fn estimate_rice(sums: &Sums) -> (u64, u32) {
+    let mut level = [(0u64, 0u64); FINE];
+    for (p, l) in level.iter_mut().enumerate() {
+        let (a, b) = ((p * sums.len).min(sums.m), ((p + 1) * sums.len).min(sums.m));
+        *l = (sums.s[p], (b - a) as u64);
+    }
+    let mut parts = FINE;
+    let mut best = (u64::MAX, 0);
+    for po in (0..=MAX_PO).rev() {
+        let c = 4 + level[..parts].iter().map(|&(s, n)| estimate_part(s, n)).sum::<u64>();
+        if c <= best.0 {
+            best = (c, po);
+        }
+        parts /= 2;
+        for i in 0..parts {
+            level[i] = (level[2 * i].0 + level[2 * i + 1].0, level[2 * i].1 + level[2 * i + 1].1);
+        }
+    }
+    best
+}
+
+/// Zigzag residual `j` of LPC `q` (order `P`) over `x`: predicts `x[j + P]`.
+#[inline(always)]
+fn lpc_residual<const P: usize>(x: &[i32], q: &[i32; P], shift: u32, j: usize) -> u64 {
+    let w = &x[j..j + P];
+    let mut sum = 0i64;
+    for k in 0..P {
+        sum += i64::from(q[k]) * i64::from(w[P - 1 - k]);
+    }
+    zigzag(i64::from(x[j + P]) - (sum >> shift))
+}
+
+/// The [`Sums`] of LPC `q`'s residuals, and the residuals themselves into `out` when asked.
+fn lpc_pass<const P: usize>(x: &[i32], q: &[i32], shift: u32, out: Option<&mut Vec<u64>>) -> Sums {
+    let q: [i32; P] = q.try_into().unwrap_or([0; P]);
+    let m = x.len() - P;
+    match out {
+        None => sums_of(m, |j| lpc_residual(x, &q, shift, j)),
+        Some(out) => {
+            out.clear();
+            out.extend((0..m).map(|j| lpc_residual(x, &q, shift, j)));
+            sums_of(m, |j| out[j])
+        }
+    }
+}
+
+/// [`lpc_pass`] for an order known at run time (1..=[`MAX_LPC`]).
+fn lpc_sums(x: &[i32], q: &[i32], shift: u32, out: Option<&mut Vec<u64>>) -> Sums {
+    match q.len() {
+        1 => lpc_pass::<1>(x, q, shift, out),
+        2 => lpc_pass::<2>(x, q, shift, out),
+        3 => lpc_pass::<3>(x, q, shift, out),
+        4 => lpc_pass::<4>(x, q, shift, out),
+        5 => lpc_pass::<5>(x, q, shift, out),
+        6 => lpc_pass::<6>(x, q, shift, out),
+        7 => lpc_pass::<7>(x, q, shift, out),
+        8 => lpc_pass::<8>(x, q, shift, out),
+        9 => lpc_pass::<9>(x, q, shift, out),
+        10 => lpc_pass::<10>(x, q, shift, out),
+        11 => lpc_pass::<11>(x, q, shift, out),
+        _ => lpc_pass::<12>(x, q, shift, out),
+    }
+}
+
+/// The [`Sums`] of the fixed predictor of `order`'s residuals.
+fn fixed_sums(x: &[i32], order: usize) -> Sums {
+    let at = |i: usize| i64::from(x[i]);
+    let m = x.len() - order;
+    match order {
+        0 => sums_of(m, |j| zigzag(at(j))),
+        1 => sums_of(m, |j| zigzag(at(j + 1) - at(j))),
+        2 => sums_of(m, |j| zigzag(at(j + 2) - 2 * at(j + 1) + at(j))),
+        3 => sums_of(m, |j| zigzag(at(j + 3) - 3 * at(j + 2) + 3 * at(j + 1) - at(j))),
+        _ => sums_of(m, |j| zigzag(at(j + 4) - 4 * at(j + 3) + 6 * at(j + 2) - 4 * at(j + 1) + at(j))),
+    }
+}
+
+/// LPC orders the `Max` search computes residuals for: the ones the analysis's errors promise
+/// the fewest bits, best first.
+const LPC_TRIES: usize = 1;
+
+/// The `Max` search: estimates from residual sums pick the predictor (every fixed order, and the
+/// LPC orders the analysis promises most from); the winner's partition order is then settled
+/// with exact Rice costs. Returns (exact cost, predictor, partition order, zigzag residuals).
+fn search_max(x: &[i32]) -> (u64, Predictor, u32, Vec<u64>) {
+    let n = x.len();
+    let mut best: (u64, Predictor) = (u64::MAX, Predictor::Fixed(0));
+    for o in 0..=4 {
+        let c = 3 + 16 * o as u64 + estimate_rice(&fixed_sums(x, o)).0;
+        if c < best.0 {
+            best = (c, Predictor::Fixed(o));
+        }
+    }
+    let analysis = lpc_analysis(x, MAX_LPC.min(n - 1));
+    // Expected bits per residual from the analysis's error (FLAC's estimate), plus the header.
+    let scale = 0.5 / n as f64;
+    let mut orders: Vec<(f64, usize)> = analysis
+        .errors
+        .iter()
+        .enumerate()
+        .map(|(i, &e)| {
+            let p = i + 1;
+            let bps = if e > 0.0 { (0.5 * log2_approx(e * scale)).max(0.0) } else { 0.0 };
+            (bps * (n - p) as f64 + ((LPC_PREC + 16) * p as u32) as f64, p)
+        })
+        .collect();
+    orders.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // The best LPC try keeps its residuals.
+    let (mut u, mut spare) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut lpc_best: Option<Sums> = None;
+    for &(_, p) in orders.iter().take(LPC_TRIES) {
+        let Some((q, qs)) = quantize(&analysis.coefs[p - 1]) else { continue };
+        let sums = lpc_sums(x, &q, qs, Some(&mut spare));
+        let c = 13 + (u64::from(LPC_PREC) + 16) * p as u64 + estimate_rice(&sums).0;
+        if c < best.0 {
+            best = (c, Predictor::Lpc(q, qs));
+            lpc_best = Some(sums);
+            core::mem::swap(&mut u, &mut spare);
+        }
+    }
+    let (head, sums) = match (&best.1, lpc_best) {
+        (Predictor::Lpc(q, _), Some(sums)) => (13 + (u64::from(LPC_PREC) + 16) * q.len() as u64, sums),
+        (Predictor::Fixed(o), _) => {
+            residuals(x, *o, &mut u);
+            (3 + 16 * *o as u64, sums_of(u.len(), |j| u[j]))
+        }
+        (Predictor::Lpc(q, qs), None) => {
+            (13 + (u64::from(LPC_PREC) + 16) * q.len() as u64, lpc_sums(x, q, *qs, Some(&mut u)))
+        }
+    };
+    let (_, po) = estimate_rice(&sums);
+    let cost = head + 4 + rice_cost(&u, po);
+    (cost, best.1, po, u)
+}
+
 /// Encodes one channel block of `x` (16-bit samples) at `effort`.
 pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Result<(), Error> {
     let n = x.len();
@@ -268,54 +520,33 @@ pub(crate) fn encode_block(x: &[i16], effort: Effort, w: &mut BitWriter) -> Resu
     let or = x.iter().fold(0u16, |a, &s| a | s as u16);
     let shift = if effort == Effort::Classic || or == 0 { 0 } else { or.trailing_zeros().min(15) };
     let shifted: Vec<i16> = x.iter().map(|&s| s >> shift).collect();
-    let classic_best = |opts: &[Options]| {
-        opts.iter().map(|&o| (classic::packed_bits(&shifted, o), o)).min().unwrap_or((u64::MAX, Options::RAW))
-    };
-    let (classic_bits, classic_opt) = match effort {
-        Effort::Classic | Effort::Max => classic_best(&Options::ALL),
-        Effort::Fast => (u64::MAX, Options::RAW),
-    };
     let wide: Vec<i32> = shifted.iter().map(|&s| i32::from(s)).collect();
     // (cost, predictor, partition order, zigzag residuals)
     let mut best: Option<(u64, Predictor, u32, Vec<u64>)> = None;
-    if effort != Effort::Classic && n > 4 {
-        let (orders, pos): (&[usize], &[u32]) = match effort {
-            Effort::Fast => (&[0, 1, 2], &[2]),
-            _ => (&[0, 1, 2, 3, 4], &[0, 1, 2, 3, 4, 5, 6]),
-        };
+    if effort == Effort::Max && n > 4 {
+        best = Some(search_max(&wide));
+    } else if effort == Effort::Fast && n > 4 {
         // Residuals of the candidate in hand; the best so far keeps its own buffer (swapped, not
         // copied).
         let mut u = Vec::with_capacity(n);
         let mut spare = Vec::with_capacity(n);
-        for &o in orders {
+        for o in 0..=2 {
             residuals(&wide, o, &mut u);
-            let mut improved = None;
-            for &po in pos {
-                let c = 3 + 16 * o as u64 + 4 + rice_cost(&u, po);
-                if best.as_ref().is_none_or(|b| c < b.0) && improved.is_none_or(|(b, _)| c < b) {
-                    improved = Some((c, po));
-                }
-            }
-            if let Some((c, po)) = improved {
-                let old = best.replace((c, Predictor::Fixed(o), po, core::mem::take(&mut u)));
+            let c = 3 + 16 * o as u64 + 4 + rice_cost(&u, 2);
+            if best.as_ref().is_none_or(|b| c < b.0) {
+                let old = best.replace((c, Predictor::Fixed(o), 2, core::mem::take(&mut u)));
                 u = old.map_or_else(|| core::mem::take(&mut spare), |b| b.3);
             }
         }
-        if effort == Effort::Max {
-            for (q, qs) in lpc_candidates(&wide, MAX_LPC.min(n - 1)) {
-                let p = q.len();
-                let u: Vec<u64> = (p..n)
-                    .map(|i| zigzag(i64::from(wide[i]) - lpc_predict(&q, qs, |j| i64::from(wide[i - j]))))
-                    .collect();
-                for &po in pos {
-                    let c = 13 + (u64::from(LPC_PREC) + 16) * p as u64 + 4 + rice_cost(&u, po);
-                    if best.as_ref().is_none_or(|b| c < b.0) {
-                        best = Some((c, Predictor::Lpc(q.clone(), qs), po, u.clone()));
-                    }
-                }
-            }
-        }
     }
+    // The classic options, only where one could beat the prediction (`c >= classic + 2` below).
+    let (classic_bits, classic_opt) = match effort {
+        Effort::Classic | Effort::Max => {
+            let limit = best.as_ref().map_or(u64::MAX, |b| b.0.saturating_sub(2));
+            classic::best_within(&shifted, limit).unwrap_or((u64::MAX, Options::RAW))
+        }
+        Effort::Fast => (u64::MAX, Options::RAW),
+    };
     match best {
         Some((c, Predictor::Fixed(o), po, u)) if c < classic_bits.saturating_add(2) => {
             w.put(2, 2);

@@ -11,6 +11,7 @@
 /// [`Error::StaleId`](crate::Error::StaleId), even after its slot is reused by a later insert (which gets a new
 /// generation). Ids order by slot index first, so among live proxies the order is the slot order.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProxyId {
     index: u32,
     generation: u32,

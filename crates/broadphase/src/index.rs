@@ -132,6 +132,31 @@ pub trait SpatialIndex: core::fmt::Debug {
         self.pairs(out)
     }
 
+    /// Sets how many threads [`SpatialIndex::pairs`] and [`SpatialIndex::pairs_unsorted`] may
+    /// use (by default, with the `parallel` feature, `std::thread::available_parallelism()`).
+    ///
+    /// The answers do not depend on it: the same pairs in the same order (for
+    /// `pairs_unsorted` too) on any number of threads. The grid, the hash, the tree and the
+    /// sweep split their pair search and their pair sort; a pass too small to gain from
+    /// another thread (per thread: about 64k candidate tests in the grid and the hash, 8k tree
+    /// nodes, 4k sweep entries) stays on fewer, so a few hundred boxes cost what they cost on
+    /// one. Brute force, queries and rays use one thread.
+    ///
+    /// # Errors
+    /// [`Error::BadConfig`] for 0.
+    #[cfg(feature = "parallel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
+    fn set_threads(&mut self, threads: usize) -> Result<(), Error> {
+        crate::par::Threads::default().set(threads)
+    }
+
+    /// The thread count [`SpatialIndex::set_threads`] set (1 for brute force).
+    #[cfg(feature = "parallel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
+    fn threads(&self) -> usize {
+        1
+    }
+
     /// Shows the index's structure for debugging and heat maps: calls `visit(rect, weight)` for
     /// each occupied grid or hash cell (weight = proxies listed there) or each tree node
     /// (weight = depth). Brute force and the sweep show nothing.

@@ -62,6 +62,14 @@
 //! - `std` (default): std support for glam and the error type.
 //! - `libm`: the math backend for `no_std` + `alloc` builds
 //!   (`default-features = false, features = ["libm"]`).
+//! - `serde`: `Serialize` / `Deserialize` for [`ProxyId`], [`RayHit`], [`QueryStats`],
+//!   [`Axis`] and [`CellSizeAdvice`], and for the re-exported [`Aabb`] and [`Ray`] (read
+//!   through their checked constructors), `no_std` too. An id read back is only as good as the
+//!   index it came from: in another index it is stale or names another box.
+//! - `parallel` (implies `std`): `pairs` and `pairs_unsorted` of the grid, the hash, the tree
+//!   and the sweep split their work over scoped threads, by default one per core
+//!   ([`SpatialIndex::set_threads`], [`World::set_threads`]). The answers are those of one
+//!   thread, in the same order; passes too small to gain stay on one thread.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -75,7 +83,7 @@ struct ReadmeDoctests;
 extern crate alloc;
 
 // How the modules stack: each uses only modules before it in this line (the root only
-// re-exports; boxes and rays are lore-geom's): id, error, ray_hit, stats, slots, pairs, index,
+// re-exports; boxes and rays are lore-geom's): id, error, ray_hit, stats, slots, par, pairs, index,
 // hits; then the indexes brute, sweep, cells, tree, each on its own; then world (any two
 // indexes) and tune (boxes only).
 mod brute;
@@ -85,6 +93,7 @@ mod hits;
 mod id;
 mod index;
 mod pairs;
+mod par;
 mod ray_hit;
 mod slots;
 mod stats;

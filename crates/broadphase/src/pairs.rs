@@ -11,12 +11,16 @@
 //! passes at 1k slots and three at 10k and 100k.
 
 use crate::id::ProxyId;
+use crate::par::{self, Threads};
 use crate::slots::Slots;
 use alloc::vec::Vec;
 
 /// Fewer keys than this are sorted by comparison (the radix sort's count tables would cost
 /// more than the keys).
 const SMALL: usize = 512;
+
+/// Fewer keys than this in all keep `pairs_unsorted`'s last step on one thread.
+const PARALLEL_KEYS: usize = 32 * 1024;
 
 /// How far [`sort_runs`] moves a pair back before it sorts the pair's whole run instead.
 const SHORT_MOVE: usize = 8;
@@ -44,20 +48,29 @@ pub(crate) struct PairSort {
     buffers: [Vec<u64>; 2],
     /// One count table per digit, turned into bucket starts before the digit's pass.
     counts: Vec<u32>,
+    /// The per-thread buffers of [`PairSort::sort_ranges`].
+    ranges: Vec<RangeSort>,
+    /// [`PairSort::sort_ranges`]: the keys in each slot range, and where the ranges are cut
+    /// between threads.
+    range_keys: Vec<usize>,
+    range_cuts: Vec<usize>,
 }
 
 impl PairSort {
-    /// Writes the pairs of `keys` into `out` (replaced), each key `(a << bits) | b` becoming
-    /// `(id of slot a, id of slot b)`: in key order for [`Order::Ids`], in the order of `keys`
-    /// for [`Order::Found`]. Every slot must be below `2^bits` and below `slots.capacity()`,
-    /// and no key may appear twice.
+    /// Writes the pairs of the keys in `parts` (taken in order, as one list) into `out`
+    /// (replaced), each key `(a << bits) | b` becoming `(id of slot a, id of slot b)`: in key
+    /// order for [`Order::Ids`], in the order of the keys for [`Order::Found`]. Every slot must
+    /// be below `2^bits` and below `slots.capacity()`, and no key may appear twice. For
+    /// [`Order::Found`], the parts' pairs are written on one thread each when `threads` allows
+    /// (the sorted order has [`PairSort::sort_ranges`]).
     pub(crate) fn sort_into(
         &mut self,
-        keys: &[u64],
+        parts: &[&[u64]],
         bits: u32,
         slots: &Slots,
         out: &mut Vec<(ProxyId, ProxyId)>,
         order: Order,
+        threads: Threads,
     ) {
         out.clear();
         let low = (1u64 << bits) - 1;
@@ -68,15 +81,33 @@ impl PairSort {
             let (a, b) = ((k >> bits) as u32, (k & low) as u32);
             (ProxyId::new(a, generations[a as usize]), ProxyId::new(b, generations[b as usize]))
         };
+        let n: usize = parts.iter().map(|p| p.len()).sum();
+        let keys = || parts.iter().flat_map(|p| p.iter().copied());
         if order == Order::Found {
-            out.extend(keys.iter().map(|&k| pair(k)));
+            if parts.len() > 1 && threads.parts(n, PARALLEL_KEYS) > 1 {
+                // Each thread writes the pairs of whole input parts (their ends cut `out`).
+                out.resize(n, (ProxyId::new(0, 0), ProxyId::new(0, 0)));
+                let mut jobs = Vec::with_capacity(parts.len());
+                let mut rest = &mut out[..];
+                for &keys in parts {
+                    let (here, tail) = core::mem::take(&mut rest).split_at_mut(keys.len());
+                    rest = tail;
+                    jobs.push((keys, here));
+                }
+                par::run(&mut jobs, |(keys, here)| {
+                    for (o, &k) in here.iter_mut().zip(keys.iter()) {
+                        *o = pair(k);
+                    }
+                });
+            } else {
+                out.extend(keys().map(pair));
+            }
             return;
         }
-        let n = keys.len();
         if n < SMALL {
             let sorted = &mut self.buffers[0];
             sorted.clear();
-            sorted.extend_from_slice(keys);
+            sorted.extend(keys());
             sorted.sort_unstable();
             out.extend(sorted.iter().map(|&k| pair(k)));
             return;
@@ -92,17 +123,20 @@ impl PairSort {
         self.counts.clear();
         self.counts.resize(passes * size, 0);
         // One read counts every digit at once; each pass then only scatters.
-        match passes {
-            1 => count::<1>(keys, &mut self.counts, bits, digit, mask),
-            2 => count::<2>(keys, &mut self.counts, bits, digit, mask),
-            _ => count::<3>(keys, &mut self.counts, bits, digit, mask),
+        for &keys in parts {
+            match passes {
+                1 => count::<1>(keys, &mut self.counts, bits, digit, mask),
+                2 => count::<2>(keys, &mut self.counts, bits, digit, mask),
+                _ => count::<3>(keys, &mut self.counts, bits, digit, mask),
+            }
         }
         // The passes that move something: a digit every key shares leaves the order as it is
         // (the first key's digit then has all `n` keys). Their count tables become bucket starts.
+        let first = keys().next().unwrap_or(0);
         let mut moving = [0usize; 3];
         let mut m = 0;
         for (p, table) in self.counts.chunks_exact_mut(size).enumerate() {
-            if table[((keys[0] >> shift_of(p)) & mask) as usize] as usize == n {
+            if table[((first >> shift_of(p)) & mask) as usize] as usize == n {
                 continue;
             }
             let mut sum = 0;
@@ -119,26 +153,174 @@ impl PairSort {
         let [even, odd] = &mut self.buffers;
         if m == 0 {
             even.clear();
-            even.extend_from_slice(keys);
+            even.extend(keys());
         }
         for (i, &p) in moving[..m].iter().enumerate() {
-            let (src, dst): (&[u64], &mut Vec<u64>) = match i {
-                0 => (keys, &mut *even),
-                _ if i % 2 == 1 => (&even[..], &mut *odd),
-                _ => (&odd[..], &mut *even),
-            };
-            dst.resize(n, 0);
             let table = &mut self.counts[p * size..(p + 1) * size];
             let shift = shift_of(p);
-            for &k in src {
-                let d = ((k >> shift) & mask) as usize;
-                dst[table[d] as usize] = k;
-                table[d] += 1;
+            let mut scatter = |src: &[u64], dst: &mut [u64]| {
+                for &k in src {
+                    let d = ((k >> shift) & mask) as usize;
+                    dst[table[d] as usize] = k;
+                    table[d] += 1;
+                }
+            };
+            match i {
+                0 => {
+                    even.resize(n, 0);
+                    for &keys in parts {
+                        scatter(keys, &mut even[..]);
+                    }
+                }
+                _ if i % 2 == 1 => {
+                    odd.resize(n, 0);
+                    scatter(&even[..], &mut odd[..]);
+                }
+                _ => scatter(&odd[..], &mut even[..]),
             }
         }
         let sorted = if m % 2 == 0 && m > 0 { odd } else { even };
         sort_runs(sorted, bits);
         out.extend(sorted.iter().map(|&k| pair(k)));
+    }
+}
+
+/// How many slot ranges the pair keys are split into per thread, so that
+/// [`PairSort::sort_ranges`] can hand each thread a run of ranges with about as many keys.
+pub(crate) const RANGES_PER_THREAD: usize = 8;
+
+/// Splits pair keys by their first slot into ranges that [`PairSort::sort_ranges`] sorts,
+/// runs of them on one thread each: slot `a` is in range `min(⌊a · mult / 2³²⌋, ranges - 1)`, about
+/// `capacity / ranges` slots a range (a multiply and a shift: the walks ask it once per entry).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SlotRanges {
+    ranges: usize,
+    capacity: usize,
+    mult: u64,
+}
+
+impl SlotRanges {
+    /// `ranges` ranges (at least one) over the slots below `capacity`.
+    pub(crate) fn new(ranges: usize, capacity: usize) -> Self {
+        let (ranges, capacity) = (ranges.max(1), capacity.max(1));
+        Self { ranges, capacity, mult: ((ranges as u64) << 32).div_ceil(capacity as u64) }
+    }
+
+    /// How many ranges.
+    pub(crate) fn len(self) -> usize {
+        self.ranges
+    }
+
+    /// The range of slot `a`.
+    #[inline(always)]
+    pub(crate) fn of(self, a: u32) -> usize {
+        ((u64::from(a) * self.mult) >> 32).min(self.ranges as u64 - 1) as usize
+    }
+
+    /// The first slot of range `r` (`capacity` from `r == len` on): the first `a` whose
+    /// `⌊a · mult / 2³²⌋` reaches `r`.
+    fn start(self, r: usize) -> usize {
+        if r >= self.ranges {
+            self.capacity
+        } else {
+            ((r as u64) << 32).div_ceil(self.mult).min(self.capacity as u64) as usize
+        }
+    }
+}
+
+/// One range's share of [`PairSort::sort_ranges`]: its counts and its keys in order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RangeSort {
+    counts: Vec<u32>,
+    keys: Vec<u64>,
+}
+
+impl PairSort {
+    /// Writes the pairs of the keys in `parts[w][r]` (key slices by part `w` and slot range
+    /// `r` of `ranges`, each key in the range of its first slot) into `out` (replaced), sorted,
+    /// on up to `threads` threads: the ranges are cut into runs holding about as many keys
+    /// each, and each thread sorts one run's keys (a counting sort on the first slot and
+    /// [`sort_runs`], or a comparison sort when the run has many more slots than keys) into
+    /// its own stretch of `out`. (Splitting the slots evenly would not do: a pair's first slot
+    /// is the smaller of two, so low slots head most pairs.)
+    pub(crate) fn sort_ranges<'k, P: AsRef<[&'k [u64]]> + Sync>(
+        &mut self,
+        parts: &[P],
+        ranges: SlotRanges,
+        threads: usize,
+        bits: u32,
+        slots: &Slots,
+        out: &mut Vec<(ProxyId, ProxyId)>,
+    ) {
+        let low = (1u64 << bits) - 1;
+        let generations = slots.generations();
+        let pair = move |k: u64| {
+            let (a, b) = ((k >> bits) as u32, (k & low) as u32);
+            (ProxyId::new(a, generations[a as usize]), ProxyId::new(b, generations[b as usize]))
+        };
+        let in_range = |r: usize| parts.iter().map(|p| p.as_ref()[r].len()).sum::<usize>();
+        self.range_keys.clear();
+        self.range_keys.extend((0..ranges.len()).map(in_range));
+        let n: usize = self.range_keys.iter().sum();
+        // Every pair is overwritten: what `out` held is kept where it fits, not cleared.
+        out.truncate(n);
+        out.resize(n, (ProxyId::new(0, 0), ProxyId::new(0, 0)));
+        par::cut_by_weight(ranges.len(), threads, self.range_keys.iter().map(|&k| k as u64), &mut self.range_cuts);
+        self.ranges.resize_with(self.range_cuts.len() - 1, RangeSort::default);
+        let mut jobs = Vec::with_capacity(self.ranges.len());
+        let mut rest = &mut out[..];
+        for (cut, sort) in self.range_cuts.windows(2).zip(self.ranges.iter_mut()) {
+            let keys = self.range_keys[cut[0]..cut[1]].iter().sum();
+            let (here, tail) = core::mem::take(&mut rest).split_at_mut(keys);
+            rest = tail;
+            jobs.push(((cut[0], cut[1]), sort, here));
+        }
+        par::run(&mut jobs, |((first, end), sort, here)| {
+            let (first, end) = (*first, *end);
+            let keys = (first..end).flat_map(|r| parts.iter().map(move |p| p.as_ref()[r]));
+            let (lo, hi) = (ranges.start(first), ranges.start(end));
+            let width = hi - lo;
+            let k = here.len();
+            let RangeSort { counts, keys: sorted } = &mut **sort;
+            if width <= 2 * k + 4096 {
+                // A counting sort on the first slot, then each run of one first slot sorted.
+                counts.clear();
+                counts.resize(width + 1, 0);
+                for part in keys.clone() {
+                    for &key in part {
+                        counts[(key >> bits) as usize - lo] += 1;
+                    }
+                }
+                let mut sum = 0;
+                for c in counts.iter_mut() {
+                    let here = *c;
+                    *c = sum;
+                    sum += here;
+                }
+                // Every key is overwritten: only a longer buffer is filled.
+                if sorted.len() < k {
+                    sorted.resize(k, 0);
+                }
+                let sorted = &mut sorted[..k];
+                for part in keys {
+                    for &key in part {
+                        let c = &mut counts[(key >> bits) as usize - lo];
+                        sorted[*c as usize] = key;
+                        *c += 1;
+                    }
+                }
+                sort_runs(sorted, bits);
+            } else {
+                sorted.clear();
+                for part in keys {
+                    sorted.extend_from_slice(part);
+                }
+                sorted.sort_unstable();
+            }
+            for (o, &key) in here.iter_mut().zip(sorted.iter()) {
+                *o = pair(key);
+            }
+        });
     }
 }
 
@@ -216,7 +398,7 @@ mod tests {
 
     fn sorted_pairs(keys: &[u64], bits: u32, slots: &Slots) -> Vec<(ProxyId, ProxyId)> {
         let mut out = Vec::new();
-        PairSort::default().sort_into(keys, bits, slots, &mut out, Order::Ids);
+        PairSort::default().sort_into(&[keys], bits, slots, &mut out, Order::Ids, Threads::one());
         out
     }
 
@@ -266,13 +448,34 @@ mod tests {
     }
 
     #[test]
+    fn slot_ranges_cover_every_slot_once() {
+        for (ranges, capacity) in [(1, 1), (2, 1), (2, 3), (2, 100_000), (3, 65_537), (7, 1000), (16, 1 << 20), (5, 3)]
+        {
+            let r = SlotRanges::new(ranges, capacity);
+            assert_eq!(r.start(0), 0);
+            assert_eq!(r.start(ranges), capacity);
+            for a in (0..capacity).step_by(capacity / 5000 + 1).chain([capacity - 1]) {
+                let i = r.of(a as u32);
+                assert!(i < ranges);
+                assert!(r.start(i) <= a && a < r.start(i + 1), "{ranges} {capacity}: slot {a} in range {i}");
+            }
+            // About even: no range more than one slot above its share, for big capacities.
+            if capacity >= 1000 {
+                for i in 0..ranges {
+                    assert!(r.start(i + 1) - r.start(i) <= capacity / ranges + 2, "{ranges} {capacity} {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_sorter_reused_across_calls_gives_the_same_answers() {
         let s = slots(1024);
         let mut sort = PairSort::default();
         let mut out = Vec::new();
         for round in 0..4u64 {
             let k = keys(700 + 900 * round, 10, 1000 - round);
-            sort.sort_into(&k, 10, &s, &mut out, Order::Ids);
+            sort.sort_into(&[&k], 10, &s, &mut out, Order::Ids, Threads::one());
             assert_eq!(out, want(&k, 10, &s));
         }
     }

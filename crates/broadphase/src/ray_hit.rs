@@ -5,6 +5,7 @@ use crate::id::ProxyId;
 
 /// One ray hit: which proxy, and the `t` where the ray enters its box.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RayHit {
     /// The proxy hit.
     pub id: ProxyId,

@@ -37,6 +37,12 @@ impl Slots {
             self.aabbs.push(aabb);
             self.generation.push(0);
             self.live.push(true);
+            // The free list never holds more than every slot: growing it with the slots keeps
+            // `remove` free of heap allocation (a game removing bullets every frame allocates
+            // nothing once its slot count has settled).
+            if self.free.capacity() < self.aabbs.len() {
+                self.free.reserve(self.aabbs.len() - self.free.len());
+            }
             i
         };
         self.len += 1;
@@ -139,5 +145,18 @@ mod tests {
         assert_eq!(ProxyId::from_bits(c.to_bits()), c);
         s.clear();
         assert!(s.get(b).is_none() && s.len() == 0);
+    }
+
+    #[test]
+    fn the_free_list_has_room_for_every_slot_so_removal_never_grows_it() {
+        let mut s = Slots::default();
+        let ids: Vec<ProxyId> =
+            (0..1000).map(|i| s.insert(Aabb::point(Vec2::splat(i as f32)).unwrap()).unwrap()).collect();
+        let room = s.free.capacity();
+        assert!(room >= 1000);
+        for id in ids {
+            s.remove(id).unwrap();
+        }
+        assert_eq!(s.free.capacity(), room, "removing every box reallocated the free list");
     }
 }

@@ -7,6 +7,7 @@
 /// on user boxes; `hits` the answers reported. Their difference is the false positives: work
 /// the structure could not avoid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueryStats {
     /// Cells, tree nodes or entries visited.
     pub visited: u64,

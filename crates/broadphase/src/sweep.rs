@@ -6,7 +6,8 @@ use crate::error::Error;
 use crate::hits::sort_hits;
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
-use crate::pairs::{Order, PairSort};
+use crate::pairs::{Order, PairSort, RANGES_PER_THREAD, SlotRanges};
+use crate::par::{self, Threads};
 use crate::ray_hit::RayHit;
 use crate::slots::Slots;
 use crate::stats::QueryStats;
@@ -15,6 +16,7 @@ use lore_geom::{Aabb, Ray};
 
 /// The axis a [`Sweep`] sorts on: the one the action spreads along.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Axis {
     /// Sort by `min.x` (side scrollers).
     #[default]
@@ -44,8 +46,10 @@ pub struct Sweep {
     /// Entries appended since the last sort: many of them make a full sort cheaper than
     /// insertion sort.
     appended: usize,
-    /// The pair keys of the last `pairs` call (kept for reuse).
-    packed: Vec<u64>,
+    /// The pair keys of the last `pairs` call, one buffer per thread (kept for reuse).
+    part_packed: Vec<Vec<u64>>,
+    /// How many threads `pairs` may use.
+    threads: Threads,
     /// Sorts the pair keys into id pairs.
     pair_sort: PairSort,
 }
@@ -218,34 +222,71 @@ impl SpatialIndex for Sweep {
         self.pairs_in(out, Order::Found)
     }
 
+    #[cfg(feature = "parallel")]
+    fn set_threads(&mut self, threads: usize) -> Result<(), Error> {
+        self.threads.set(threads)
+    }
+
+    #[cfg(feature = "parallel")]
+    fn threads(&self) -> usize {
+        self.threads.get()
+    }
+
     fn debug_view(&mut self, _visit: &mut dyn FnMut(Aabb, u32)) {}
 }
 
+/// Fewer entries than this per thread are swept on fewer threads.
+const PARALLEL_ENTRIES: usize = 4 * 1024;
+
 impl Sweep {
+    /// Each entry against the entries after it that start before it ends. On several threads
+    /// each takes a run of the sorted entries with its own keys; the keys, taken in order,
+    /// are one thread's.
     fn pairs_in(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, order: Order) -> QueryStats {
         self.refresh();
         let a = self.a();
-        let mut packed = core::mem::take(&mut self.packed);
-        packed.clear();
         let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
-        let mut stats = QueryStats::default();
-        for (i, e) in self.entries.iter().enumerate() {
-            let end = e.aabb.max()[a];
-            stats.visited += 1;
-            for f in &self.entries[i + 1..] {
-                if f.aabb.min()[a] > end {
-                    break;
-                }
-                stats.candidates += 1;
-                if e.aabb.overlaps(&f.aabb) {
-                    let (lo, hi) = if e.slot < f.slot { (e.slot, f.slot) } else { (f.slot, e.slot) };
-                    packed.push((u64::from(lo) << bits) | u64::from(hi));
+        let n = self.entries.len();
+        let parts = self.threads.parts(n, PARALLEL_ENTRIES);
+        // On several threads, for `pairs`: each part's keys by the slot range of their first slot.
+        let split = parts > 1 && order == Order::Ids;
+        let ranges = SlotRanges::new(if split { parts * RANGES_PER_THREAD } else { 1 }, self.slots.capacity());
+        self.part_packed.resize_with(parts * ranges.len(), Vec::new);
+        let chunk = n.div_ceil(parts).max(1);
+        let mut jobs: Vec<(usize, &mut [Vec<u64>], QueryStats)> = self
+            .part_packed
+            .chunks_mut(ranges.len())
+            .take(parts)
+            .enumerate()
+            .map(|(i, keys)| (i * chunk, keys, QueryStats::default()))
+            .collect();
+        let entries = &self.entries[..];
+        par::run(&mut jobs, |(start, keys, stats)| {
+            keys.iter_mut().for_each(Vec::clear);
+            let end = (*start + chunk).min(entries.len());
+            for (i, e) in entries.iter().enumerate().take(end).skip(*start) {
+                let reach = e.aabb.max()[a];
+                stats.visited += 1;
+                for f in &entries[i + 1..] {
+                    if f.aabb.min()[a] > reach {
+                        break;
+                    }
+                    stats.candidates += 1;
+                    if e.aabb.overlaps(&f.aabb) {
+                        let (lo, hi) = if e.slot < f.slot { (e.slot, f.slot) } else { (f.slot, e.slot) };
+                        keys[ranges.of(lo)].push((u64::from(lo) << bits) | u64::from(hi));
+                    }
                 }
             }
+        });
+        let stats = jobs.iter().fold(QueryStats::default(), |s, j| s.plus(j.2));
+        let keys: Vec<Vec<&[u64]>> = jobs.iter().map(|j| j.1.iter().map(|k| &k[..]).collect()).collect();
+        if split {
+            self.pair_sort.sort_ranges(&keys, ranges, parts, bits, &self.slots, out);
+        } else {
+            let keys: Vec<&[u64]> = keys.iter().map(|k| k[0]).collect();
+            self.pair_sort.sort_into(&keys, bits, &self.slots, out, order, self.threads);
         }
-        self.pair_sort.sort_into(&packed, bits, &self.slots, out, order);
-        self.packed = packed;
-        stats.hits = out.len() as u64;
-        stats
+        QueryStats { hits: out.len() as u64, ..stats }
     }
 }

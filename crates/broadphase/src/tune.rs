@@ -5,6 +5,7 @@ use lore_geom::Aabb;
 
 /// A suggested cell size and what it implies, from [`suggest_cell_size`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CellSizeAdvice {
     /// The suggested cell side.
     pub cell_size: f32,

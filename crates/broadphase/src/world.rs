@@ -66,6 +66,19 @@ impl<S: SpatialIndex, M: SpatialIndex> World<S, M> {
         &mut self.movers
     }
 
+    /// Sets how many threads both indexes may use for their pairs
+    /// ([`SpatialIndex::set_threads`]): the movers' pair search and sort split across them
+    /// once there are enough movers; the statics' batch query stays on one thread.
+    ///
+    /// # Errors
+    /// [`Error::BadConfig`](crate::Error::BadConfig) for 0 (neither index changed).
+    #[cfg(feature = "parallel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), crate::Error> {
+        self.movers.set_threads(threads)?;
+        self.statics.set_threads(threads)
+    }
+
     /// The pairs of this frame: `moving` gets the moving×moving pairs (as
     /// [`SpatialIndex::pairs`]), `mixed` the `(moving id, static id)` pairs, sorted. Both are
     /// replaced. The returned statistics add up both parts.

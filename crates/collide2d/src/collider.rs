@@ -159,6 +159,7 @@ impl<S: Shape + ?Sized> Shape for &S {
 
 /// Any of the crate's static shapes, for levels that mix them in one slice.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Collider {
     /// A segment (floors, walls, slopes).
     Segment(Segment),

@@ -35,6 +35,9 @@
 //! - `std` (default): std support for glam and the error type.
 //! - `libm`: the math backend for `no_std` + `alloc` builds
 //!   (`default-features = false, features = ["libm"]`).
+//! - `serde`: `Serialize` / `Deserialize` for the shapes, [`Collider`], the options and the
+//!   reports, `no_std` too. Shapes are read through their checked constructors, so a level file
+//!   with a negative radius or a polygon with no area is an error when it is read.
 //!
 //! ```
 //! use glam::vec2;
@@ -81,9 +84,12 @@ pub mod ray;
 mod report;
 pub mod resolve;
 mod sat;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod shapes;
+pub mod tiles;
 
-/// The vector type of every API (glam 0.34), re-exported.
+/// The vector type of every API (glam 0.33, the glam of bevy 0.20 and rapier2d 0.36), re-exported.
 pub use glam;
 /// The shared geometry vocabulary (box, segment, ray), re-exported.
 pub use lore_geom as geom;
@@ -97,6 +103,7 @@ pub use resolve::{
     resolve_aabb, resolve_bodies, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
 };
 pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Ray, Segment};
+pub use tiles::tile_outline;
 
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/collide2d.md")]

@@ -9,6 +9,7 @@ use crate::shapes::{Aabb, Capsule, ConvexPolygon, Disk};
 /// Area, centroid and polar moment of inertia about the centroid, for density 1 (multiply
 /// `area` and `inertia` by the density for mass and inertia).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MassProperties {
     /// Area (mass at density 1).
     pub area: f32,

@@ -42,8 +42,10 @@ pub fn ray_disk(origin: Vec2, motion: Vec2, center: Vec2, radius: f32) -> Option
     if !(0.0..=1.0).contains(&t) {
         return None;
     }
-    let p = origin + motion * t;
-    Some(Hit { t, normal: (p - center).normalize_or(m.normalize_or(Vec2::Y)) })
+    // Relative to the centre: `origin + motion * t - center` would round at the scale of the
+    // coordinates, and a normal of a small disk far from the origin would be off by `ulp / r`.
+    let normal = (m + motion * t).normalize_or(m.normalize_or(Vec2::Y));
+    Some(Hit { t, normal })
 }
 
 /// Ray against a segment (a hit from either side).

@@ -6,6 +6,7 @@ use glam::Vec2;
 
 /// A penetration between a moving body and an obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
     /// The point on the obstacle closest to the body.
     pub point: Vec2,
@@ -18,6 +19,7 @@ pub struct Contact {
 
 /// The first touch along a cast.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Hit {
     /// Fraction of the motion travelled, in `[0, 1]`.
     pub t: f32,

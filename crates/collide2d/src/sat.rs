@@ -156,7 +156,7 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     // difference of the two points is quantised to a few ulps per axis there.
     // Only a distance of a few dozen spacings of the coordinates is quantised enough to matter.
     let coarse = dist < 64.0 * f32::EPSILON * center.abs().max_element();
-    let inside = if coarse { edge_holding(points, point, body) } else { None };
+    let inside = if coarse { edge_holding(points, point, body).or_else(|| edge_under(points, body)) } else { None };
     let towards = match inside {
         Some((p, q)) => {
             let n = (q * 0.5 - p * 0.5).perp().normalize_or_zero();
@@ -173,6 +173,28 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
         return Some(Contact { point, normal, depth: radius - sep });
     }
     Some(Contact { point, normal: towards, depth: radius - dist })
+}
+
+/// The obstacle edge nearest to `body` (a box corner) among those it lies straight across from
+/// (its projection strictly inside the edge), measured in coordinates relative to the edge: the
+/// pair search picked a vertex, but the corner is past it over the next edge, and the rounded
+/// closest point on that edge lost the comparison by a spacing (the normal from the vertex was
+/// then a few degrees off, and a box gliding past a polyline's vertex far from the origin dived).
+#[cold]
+fn edge_under(points: Points<'_>, body: Vec2) -> Option<(Vec2, Vec2)> {
+    let mut best: Option<(f32, (Vec2, Vec2))> = None;
+    for i in 0..points.edge_count() {
+        let (p, q) = points.edge(i);
+        let e = q - p;
+        let w = body - p;
+        let s = w.dot(e);
+        let n = e.perp().normalize_or_zero();
+        let d = w.dot(n).abs();
+        if n != Vec2::ZERO && s > 0.0 && s < e.length_squared() && best.is_none_or(|b| d < b.0) {
+            best = Some((d, (p, q)));
+        }
+    }
+    best.map(|b| b.1)
 }
 
 /// The obstacle edge whose inside holds `point`, the point of it closest to `body` (a box

@@ -1,7 +1,7 @@
 //! The promise over the whole documented domain, written independently of the other scenario
 //! tests: no snags in either mode of the disk and the box, on floors, walls and slopes of
 //! loose, misaligned and bent pieces, near the origin and at (8200, 8200); no tunnels for fast
-//! bodies; no oscillation in V corners.
+//! bodies; no wobble in V corners.
 //!
 //! Snag: after a few settling steps, a step that keeps less than half of the wanted motion
 //! along the surface while pressed into it. Every case is counted; the fast versions run in
@@ -278,10 +278,10 @@ fn resting_box(steps: usize) -> Count {
 }
 
 /// Row 7: a box pushed into a V corner whose axis is tilted 45°, discrete and swept: the
-/// largest step-to-step movement once settled, as a fraction of the bound the guide states
-/// (the corner's rounding radius plus 8 units in the last place). The box's corner pushed
-/// straight into the apex has two equally deep ways out (up or sideways), and the discrete
-/// move may alternate between them; the rounded corner keeps the two within its radius.
+/// largest step-to-step movement once settled, in units in the last place of the coordinates.
+/// The box's corner pushed straight into the apex has two equally deep ways out (up or
+/// sideways); a move that alternated between them wobbled by about the corner's rounding radius
+/// every step (up to 66,000 units near the origin, 12.7 at (8200, 8200)).
 fn v_corner(steps: usize) -> f32 {
     let mut worst = 0.0f32;
     for origin in ORIGINS {
@@ -303,18 +303,18 @@ fn v_corner(steps: usize) -> f32 {
                         b = b.translated(out.unwrap().position - b.center());
                         last.push(b.center());
                     }
+                    // It reached the corner: the apex is within the box's half diagonal.
+                    let end = last[last.len() - 1];
+                    assert!(end.distance(origin) < 1.01 * h.length(), "{deg}° {h} swept {swept}: ends at {end}");
                     let tail = &last[last.len() - 20..];
                     let spread = tail.windows(2).map(|w| w[0].distance(w[1])).fold(0.0f32, f32::max);
-                    // The bound: the rounding radius (1 % of the smaller half extent, at least
-                    // 16 units in the last place) plus 8 units of rounding.
                     let ulp = origin.abs().max_element().max(1.0) * f32::EPSILON;
-                    let rho = (0.01 * h.min_element()).max(16.0 * ulp);
-                    worst = worst.max(spread / (rho + 8.0 * ulp));
+                    worst = worst.max(spread / ulp);
                 }
             }
         }
     }
-    println!("V corner: largest settled step {worst} of the stated bound");
+    println!("V corner: largest settled step {worst} units in the last place");
     worst
 }
 
@@ -378,7 +378,7 @@ fn resting_box_crosses_seams_far_along_x() {
 
 #[test]
 fn box_in_a_tilted_v_corner_settles() {
-    assert!(v_corner(300) <= 1.0);
+    assert!(v_corner(300) <= 2.0);
 }
 
 #[test]
@@ -389,18 +389,11 @@ fn bullets_never_tunnel() {
 mod long {
     use super::*;
 
-    /// Rows in the order discrete and swept at the origin, then at (8200, 8200): none through the
-    /// floor anywhere, no snag at the origin, and at (8200, 8200) at most one step in 10,000
-    /// (the guide's stated residue: there a loose piece misaligned by 1e-5 is misaligned by a
-    /// whole unit in the last place, 1e-3, or not at all).
+    /// Rows in the order discrete and swept at the origin, then at (8200, 8200): no snag and none
+    /// through the floor anywhere.
     fn check_long(rows: &[Count; 4]) {
         for (k, c) in rows.iter().enumerate() {
-            assert_eq!(c.fell, 0, "row {k}: {c:?}");
-            if k < 2 {
-                assert_eq!(c.snags, 0, "row {k}: {c:?}");
-            } else {
-                assert!(c.snags * 10_000 <= c.steps, "row {k}: {c:?}");
-            }
+            assert_eq!((c.snags, c.fell), (0, 0), "row {k}: {c:?}");
         }
     }
 
@@ -413,13 +406,13 @@ mod long {
     #[test]
     #[ignore = "long run: cargo test --release -p lore-collide2d --test domain -- --ignored"]
     fn box_rows_long() {
-        check_long(&box_rows(91, 300));
+        check_long(&box_rows(31, 200));
     }
 
     #[test]
     #[ignore = "long run: cargo test --release -p lore-collide2d --test domain -- --ignored"]
     fn v_corner_long() {
-        assert!(v_corner(3000) <= 1.0);
+        assert!(v_corner(3000) <= 2.0);
     }
 
     #[test]
@@ -431,6 +424,46 @@ mod long {
     #[test]
     #[ignore = "long run: cargo test --release -p lore-collide2d --test domain -- --ignored"]
     fn bullets_long() {
-        assert_eq!(bullets(250_000, 11), [0, 0]);
+        assert_eq!(bullets(30_000, 11), [0, 0]);
     }
+}
+
+/// The last far-origin snag of the long box runs (a 4 × 10 box on a 12° polyline at about
+/// (8563, 8288), swept, 2 units per step): its rounded corner, just past a vertex, was given the
+/// direction from that vertex as its normal, 2.5° off the next edge's, and the box dived into the
+/// slope ahead until a later vertex met its flat side. The contact must take the edge's normal.
+#[test]
+fn far_corner_past_a_polyline_vertex_takes_the_edge_normal() {
+    use lore_collide2d::Shape;
+    let p = vec2(8562.839, 8287.967);
+    let (half, rho, touch) = (vec2(4.0, 10.0), 0.04f32, 0.001953125f32);
+    let before = Segment { a: vec2(8565.827, 8277.758), b: vec2(8566.806, 8277.966) };
+    let after = Segment { a: vec2(8566.806, 8277.966), b: vec2(8567.783, 8278.174) };
+    let edge = (after.b - after.a).perp().normalize();
+    let c = after.box_contact(p, half - rho, rho + touch).expect("within the touch margin");
+    assert!(c.normal.angle_to(edge).abs() < 1e-3, "normal {:?}, edge {edge:?}", c.normal);
+    // The swept move keeps its motion along the slope.
+    let b = Aabb::from_center(p, half).unwrap();
+    let m = vec2(1.9978776, 0.22019388);
+    let q = slide_box_swept(&b, m, &[before, after], &SlideOptions::default()).unwrap().position;
+    let u = (after.b - after.a).normalize();
+    assert!((q - p).dot(u) > 0.9 * m.dot(u), "kept {} of {}", (q - p).dot(u), m.dot(u));
+}
+
+/// A far-origin snag of the long disk runs (discrete, r = 0.1, 0.01 per step over loose pieces
+/// tilted 21° at (8200, 8200)): after the push out of the floor, the end of the next piece, a
+/// spacing or two deep by rounding (within the tolerance), fired the corner rule, which pushed the
+/// disk back along the floor by more than half the step.
+#[test]
+fn far_piece_end_within_the_tolerance_is_no_corner() {
+    let pieces = [
+        Segment { a: vec2(8198.133, 8199.283), b: vec2(8199.066, 8199.642) },
+        Segment { a: vec2(8199.066, 8199.642), b: vec2(8200.0, 8200.0) },
+        Segment { a: vec2(8200.0, 8200.0), b: vec2(8200.934, 8200.358) },
+        Segment { a: vec2(8200.934, 8200.358), b: vec2(8201.867, 8200.717) },
+        Segment { a: vec2(8201.867, 8200.717), b: vec2(8202.801, 8201.075) },
+    ];
+    let (p, m, u) = (vec2(8200.8955, 8200.447), vec2(0.009694173, 0.0026500993), vec2(0.9335804, 0.35836795));
+    let q = slide_disk(p, 0.1, m, &pieces, &SlideOptions::default()).unwrap().position;
+    assert!((q - p).dot(u) >= 0.5 * m.dot(u), "kept {} of {}", (q - p).dot(u), m.dot(u));
 }

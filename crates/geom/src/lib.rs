@@ -48,6 +48,9 @@
 //! - `std` (default): std support for glam and the error type.
 //! - `libm`: the math backend for `no_std` + `alloc` builds
 //!   (`default-features = false, features = ["libm"]`).
+//! - `serde`: `Serialize` / `Deserialize` for [`Aabb`], [`Ray`] and [`Segment`], `no_std`
+//!   too. Reading a value goes through its checked constructor, so an inverted or non-finite
+//!   box in a file is a deserialisation error, never a box that breaks the invariant.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -59,6 +62,8 @@ mod aabb;
 mod error;
 mod ray;
 mod segment;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use aabb::Aabb;
 pub use error::Error;

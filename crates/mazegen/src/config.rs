@@ -10,6 +10,7 @@ pub const MAX_ZONES: u16 = 256;
 
 /// The base graph the maze is dug from.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Shape {
     /// `count` random points in a `width × height` rectangle, Delaunay-triangulated (a logic maze).
     Points {
@@ -31,6 +32,7 @@ pub enum Shape {
 
 /// How the random spanning tree is drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TreeAlgorithm {
     /// Kruskal over a random edge order (horizontal and vertical edges drawn with weights
     /// `1 + bias` and `1 - bias`). Fast; with bias 0 the order is a uniform shuffle.

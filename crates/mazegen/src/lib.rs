@@ -56,6 +56,11 @@
 //! # Feature flags
 //! - `pictures` (default): [`to_svg`], [`to_png`], [`to_rgba`]. Without it the crate has no
 //!   image dependency.
+//! - `serde`: `Serialize` / `Deserialize` for [`Config`], [`Maze`] and its parts,
+//!   [`Solution`], [`Measures`], [`Cell`] and [`GridTree`]. A config is checked with
+//!   [`Config::validate`] and a grid tree must be a spanning tree of its grid when read; a maze
+//!   is plain data (hand-made ones are allowed), so run [`check`] on one from an untrusted
+//!   file. [`to_json`] is a separate, fixed export format.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
@@ -84,6 +89,9 @@ mod solve;
 mod steps;
 // Layer 6, the exports (they draw the checker's solution).
 mod export;
+// Serde support for the configuration (feature `serde`; the plain types derive theirs).
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use config::{Config, MAX_NODES, MAX_ZONES, Shape, TreeAlgorithm};
 #[allow(deprecated)]

@@ -8,6 +8,7 @@ pub const NO_NODE: u32 = u32::MAX;
 
 /// Why an edge is passable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EdgeKind {
     /// An edge of the random spanning tree.
     Tree,
@@ -17,6 +18,7 @@ pub enum EdgeKind {
 
 /// A passable connection between two nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Edge {
     /// One end (the parent, for tree edges).
     pub a: u32,
@@ -30,6 +32,7 @@ pub struct Edge {
 
 /// A key lying on a node. Keys are never consumed: one key opens every door of its color.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Key {
     /// The color of the doors it opens.
     pub color: u8,
@@ -39,6 +42,7 @@ pub struct Key {
 
 /// The shape of the base graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Layout {
     /// Delaunay triangulation of random points ("logic maze").
     Points,
@@ -60,6 +64,7 @@ pub enum Layout {
 /// Fields are public so tools can build mazes by hand; [`crate::check`] validates whatever it is
 /// given and never trusts the generator.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Maze {
     /// Base graph shape.
     pub layout: Layout,

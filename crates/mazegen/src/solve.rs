@@ -12,6 +12,7 @@ use crate::spanning::Adjacency;
 
 /// What the checker found in a completable maze.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Solution {
     /// Keys in the order the search picks them up (the first key a player can get comes first).
     pub key_order: Vec<Key>,
@@ -33,6 +34,7 @@ pub struct Solution {
 
 /// Measures of a maze's shape (see [`measure`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Measures {
     /// Max over zones of `|size − N/K| / (N/K)`.
     pub zone_balance: f64,

@@ -100,44 +100,77 @@ fn covers(d: Draw, p: vec2<i32>) -> bool {
     return covered(d, p);
 }
 
-struct VOut {
+// Pair quads: one instance per (query, member, tile). jobs[instance] holds draw a, draw b, the
+// answer word (counts index) and the quad's place in the target (x | y << 16); rect is the tile
+// of collision pixels the quad covers. The vertex stage copies both draws into flat varyings, so
+// the fragment stage reads only the sprites' alpha.
+struct PairOut {
     @builtin(position) pos: vec4<f32>,
-    @location(0) @interpolate(flat) draw: u32,
+    @location(0) @interpolate(flat) a_bounds: vec4<i32>,
+    @location(1) @interpolate(flat) a_t0_size: vec4<i32>,
+    @location(2) @interpolate(flat) a_m: vec4<i32>,
+    @location(3) @interpolate(flat) a_sprite: vec4<u32>,   // first word, threshold, first triangle word, triangles | mesh flag
+    @location(4) @interpolate(flat) b_bounds: vec4<i32>,
+    @location(5) @interpolate(flat) b_t0_size: vec4<i32>,
+    @location(6) @interpolate(flat) b_m: vec4<i32>,
+    @location(7) @interpolate(flat) b_sprite: vec4<u32>,
+    @location(8) @interpolate(flat) job: vec4<i32>,        // answer word, collision pixel at target (0, 0)
+}
+
+fn pack_sprite(d: Draw) -> vec4<u32> {
+    return vec4<u32>(d.sprite.x, d.sprite.y, d.mesh.x, d.mesh.y | (d.mesh.z << 31u));
+}
+
+fn unpack_draw(bounds: vec4<i32>, t0_size: vec4<i32>, m: vec4<i32>, sprite: vec4<u32>) -> Draw {
+    return Draw(bounds, t0_size.xy, vec2<u32>(t0_size.zw), m, vec2<i32>(0), sprite.xy,
+        vec4<u32>(sprite.z, sprite.w & 0x7fffffffu, sprite.w >> 31u, 0u));
 }
 
 @vertex
-fn vs(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VOut {
-    let d = draws[ii];
+fn vs_pair(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> PairOut {
+    let job = jobs[ii];
+    let a = draws[job.ab.x];
+    let b = draws[job.ab.y];
     let side = params.target_size.x;
-    // The covering quad: the draw's bounds in target pixels, clamped just outside the target.
-    let lo = clamp(vec2<f32>(d.bounds.xy - d.origin), vec2<f32>(-1.0), vec2<f32>(side + 1.0));
-    let hi = clamp(vec2<f32>(d.bounds.zw - d.origin), vec2<f32>(-1.0), vec2<f32>(side + 1.0));
+    let place = vec2<i32>(i32(job.ab.w & 0xffffu), i32(job.ab.w >> 16u));
+    var lo = vec2<f32>(place);
+    var hi = vec2<f32>(place + job.rect.zw - job.rect.xy);
+    if params.target_size.y != 0.0 {
+        // Unscissored: the quad covers the whole target.
+        lo = vec2<f32>(0.0);
+        hi = vec2<f32>(side);
+    }
     var corner = array<vec2<f32>, 6>(
         vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0), vec2<f32>(1.0, 1.0),
         vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), vec2<f32>(0.0, 1.0),
     );
     let p = mix(lo, hi, corner[vi]);
-    var out: VOut;
+    var out: PairOut;
     out.pos = vec4<f32>(p.x / side * 2.0 - 1.0, 1.0 - p.y / side * 2.0, 0.0, 1.0);
-    out.draw = ii;
+    out.a_bounds = a.bounds;
+    out.a_t0_size = vec4<i32>(a.t0, vec2<i32>(a.size));
+    out.a_m = a.m;
+    out.a_sprite = pack_sprite(a);
+    out.b_bounds = b.bounds;
+    out.b_t0_size = vec4<i32>(b.t0, vec2<i32>(b.size));
+    out.b_m = b.m;
+    out.b_sprite = pack_sprite(b);
+    out.job = vec4<i32>(i32(job.ab.z), job.rect.xy - place, 0);
     return out;
 }
 
-@vertex
-fn vs_mesh(@location(0) v: vec2<f32>, @builtin(instance_index) ii: u32) -> @builtin(position) vec4<f32> {
-    let d = draws[ii];
-    let side = params.target_size.x;
-    // Snapped vertex (pixels from the mesh's anchor) moved by an integer offset: exact in f32.
-    let p = v + vec2<f32>(d.bounds.xy - d.origin);
-    return vec4<f32>(p.x / side * 2.0 - 1.0, 1.0 - p.y / side * 2.0, 0.0, 1.0);
-}
-
 @fragment
-fn fs(frag: VOut) {
-    let d = draws[frag.draw];
-    let p = vec2<i32>(floor(frag.pos.xy)) + d.origin;
-    if !covered(d, p) {
-        discard;
+fn fs_pair(f: PairOut) {
+    let word = u32(f.job.x);
+    // Another fragment already found a shared pixel: nothing left to learn.
+    if atomicLoad(&counts[word]) != 0u {
+        return;
+    }
+    let p = vec2<i32>(floor(f.pos.xy)) + f.job.yz;
+    let a = unpack_draw(f.a_bounds, f.a_t0_size, f.a_m, f.a_sprite);
+    let b = unpack_draw(f.b_bounds, f.b_t0_size, f.b_m, f.b_sprite);
+    if covers(a, p) && covers(b, p) {
+        atomicStore(&counts[word], 1u);
     }
 }
 

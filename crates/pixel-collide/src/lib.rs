@@ -1,4 +1,4 @@
-//! Pixel-perfect collision for 2D sprites, on the GPU with stencil + occlusion queries and on
+//! Pixel-perfect collision for 2D sprites, on the GPU with one instanced draw per batch and on
 //! the CPU with word-parallel bitmasks, both giving the same answers.
 //!
 //! # The method
@@ -10,23 +10,22 @@
 //! shader evaluate that same integer map, so they agree on every pixel by construction rather
 //! than by trusting a driver's rasterization rules.
 //!
-//! On the GPU ([`GpuCollider`]), a [`QueryBatch`] holds objects, groups and queries. For each
-//! query the objects of one side are written into the stencil buffer (compare `Always`,
-//! `Replace k`), the other object is drawn with `Equal k` inside an occlusion query, the
-//! scissor set to the overlap of the bounding rectangles; any passed sample means overlap.
-//! Pairs whose rectangles do not meet never reach the GPU. A group (e.g. every enemy) shares one
-//! stencil, so one query answers "does the player touch anything". The batch is one submission
-//! and one read-back; wait for it the same frame or pick it up the next
-//! ([`Pending::try_take`]). wgpu only promises zero / non-zero for occlusion queries, so the
-//! contract is `overlaps: bool`; exact pixel counts come from a compute pass
-//! ([`QueryBatch::area`]), which also confirms hits on the GL backend.
+//! On the GPU ([`GpuCollider`]), a [`QueryBatch`] holds objects, groups and queries. Each query
+//! becomes one quad per candidate member (a group, e.g. every enemy, gives one per member whose
+//! rectangle meets the object's), drawn over the overlap of the two bounding rectangles; each
+//! fragment evaluates both objects' coverage and, where both cover its pixel, sets the query's
+//! answer word in a storage buffer. Pairs whose rectangles do not meet never reach the GPU. All
+//! quads of a batch are one instanced draw in one render pass, one submission and one read-back
+//! ([`BatchStats`] counts them), so a batch costs the pixels it covers, not commands per pair;
+//! wait for it the same frame or pick it up the next ([`Pending::try_take`]). The contract is
+//! `overlaps: bool`; exact pixel counts come from a compute pass ([`QueryBatch::area`]), which
+//! also answers every query on wgpu's GL backend (no writable storage in fragment shaders).
 //!
 //! Triangle meshes ([`Mesh`], [`QueryBatch::add_mesh`]) take part in every query. Their
 //! vertices are snapped to 1/16 pixel; the CPU twin ([`MeshPlacement::rasterize`]) covers pixel
 //! centres inside a triangle with exact integer edge functions and the top-left rule for
-//! centres on an edge. Exact areas and confirmed hits evaluate that same rule in the compute
-//! pass (equal on every pixel); unconfirmed occlusion queries rasterize the mesh and may differ
-//! only on pixels whose centre lies exactly on an edge ([`MeshPlacement::tie_pixels`]).
+//! centres on an edge, and the GPU's quads and compute pass evaluate that same rule with the
+//! same integers, so they agree on every pixel.
 //!
 //! [`shapes`] turns a mask into greedy rectangles or outline loops for a broadphase or a
 //! polygon collider.
@@ -60,6 +59,8 @@
 //! - `gpu` (default): the GPU path, [`GpuCollider`] and [`QueryBatch`], and the wgpu
 //!   dependency. Without it (`default-features = false`) the crate is the CPU twin alone and
 //!   does not build wgpu.
+//! - `serde`: `Serialize` / `Deserialize` for [`Sprite`], [`Pose`], [`PixelRect`] and
+//!   [`PixelSpace`]; sprites and spaces are read through their checked constructors.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 // The crate docs name the GPU items; without the `gpu` feature those links have no target.
@@ -70,6 +71,8 @@ mod error;
 mod gpu;
 mod mask;
 mod mesh;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod shapes;
 mod sprite;
 mod world;
@@ -77,7 +80,7 @@ mod world;
 pub use error::Error;
 pub use glam;
 #[cfg(feature = "gpu")]
-pub use gpu::{GpuCollider, GpuOptions, Id, Pending, QueryBatch, Recorded, Results};
+pub use gpu::{BatchStats, GpuCollider, GpuOptions, Id, Pending, QueryBatch, Recorded, Results};
 /// The shared world-space vocabulary ([`Aabb`](lore_geom::Aabb)), re-exported.
 pub use lore_geom;
 pub use mask::{Mask, overlap_area, overlaps};

@@ -5,11 +5,10 @@
 //! every vertex is snapped to 1/16 pixel ([`MESH_SUBPIXEL_BITS`] = 4, the least sub-pixel
 //! precision Vulkan allows), so a GPU with 4 or more sub-pixel bits sees exactly the vertices the
 //! CPU twin sees. A pixel is covered when its centre is strictly inside a triangle; a centre
-//! exactly on an edge is decided by the top-left rule on the CPU. The GPU's exact-area pass (and
-//! confirmed hits) evaluate that same rule with the same integers, so they equal the CPU twin on
-//! every pixel. Unconfirmed pair and group queries go through the rasterizer, whose tie rule is
-//! the implementation's (Vulkan leaves it open): there GPU and CPU may disagree only on pixels
-//! whose centre lies exactly on an edge. The tests measure that rate.
+//! exactly on an edge is decided by the top-left rule on the CPU. The GPU's pair quads and
+//! exact-area pass evaluate that same rule with the same integers, so they equal the CPU twin on
+//! every pixel, edge centres included (the rasterizer's own tie rule, which Vulkan leaves open,
+//! never decides).
 
 use glam::Vec2;
 

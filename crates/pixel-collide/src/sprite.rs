@@ -151,6 +151,7 @@ fn check_size(width: u32, height: u32) -> Result<(), Error> {
 
 /// Where a sprite sits in collision space: its centre, rotation and scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pose {
     /// The sprite's centre in collision pixels (y-down; fractions are sub-pixel positions).
     pub position: Vec2,
@@ -185,6 +186,7 @@ impl Pose {
 
 /// An integer pixel rectangle `[x0, x1) × [y0, y1)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PixelRect {
     /// Left column (inclusive).
     pub x0: i32,

@@ -160,59 +160,142 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     }
 }
 
-/// FNV-1a, 32 bits: the same function as `lore_reflect::fnv1a`, run at macro time.
-fn fnv1a(bytes: &[u8]) -> u32 {
-    let mut hash = 0x811c_9dc5_u32;
-    for &b in bytes {
-        hash ^= u32::from(b);
-        hash = hash.wrapping_mul(0x0100_0193);
-    }
-    hash
-}
-
-/// `field_by_name` and `field_by_name_mut`: a `match` on the name's FNV-1a hash (rustc turns a
-/// match on integer constants into a jump table or a short binary search), then one string
-/// comparison, so the first field and the last cost the same. Names whose hashes collide share
-/// an arm and are compared in turn.
+/// `field_by_name` and `field_by_name_mut`: a decision tree over the name's bytes, built at
+/// macro time. The tree first matches the length. Names of up to 8 bytes are then found whole,
+/// as one integer, by a binary search unrolled into compares ([`key_search`]). Longer names go
+/// on by the byte position that splits them best, and so on until one candidate is left,
+/// which is compared whole (a fixed-size array comparison). No hashing loop, and the first
+/// field and the last cost about the same. (The model refuses two fields with one name, so the
+/// names are distinct.)
 fn by_name_methods(live: &[&Field]) -> TokenStream {
-    let mut groups: std::collections::BTreeMap<u32, Vec<&Field>> = std::collections::BTreeMap::new();
-    for f in live {
-        groups.entry(fnv1a(f.name.as_bytes())).or_default().push(f);
+    let mut by_len: std::collections::BTreeMap<usize, Vec<&Field>> = std::collections::BTreeMap::new();
+    for &f in live {
+        by_len.entry(f.name.len()).or_default().push(f);
     }
-    let arms = |mutable: bool| {
-        groups
-            .iter()
-            .map(|(hash, fields)| {
-                let tests = fields.iter().map(|f| {
-                    let (name, member) = (&f.name, &f.member);
-                    let r = if mutable {
-                        quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
-                    } else {
-                        quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
+    let tree = |mutable: bool| {
+        let arms = by_len.iter().map(|(len, group)| {
+            if *len <= 8 && *len > 0 {
+                // Short names: the whole name as one integer, found by a binary search the
+                // derive unrolls into compares (direct branches, no jump table).
+                let mut keyed: Vec<(u64, TokenStream)> = group
+                    .iter()
+                    .map(|f| {
+                        let mut k = [0u8; 8];
+                        k[..*len].copy_from_slice(f.name.as_bytes());
+                        let member = &f.member;
+                        let r = if mutable {
+                            quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
+                        } else {
+                            quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
+                        };
+                        (u64::from_le_bytes(k), r)
+                    })
+                    .collect();
+                keyed.sort_by_key(|(k, _)| *k);
+                let search = key_search(&keyed);
+                return quote! {
+                    #len => {
+                        let __b = match <&[u8; #len] as ::core::convert::TryFrom<&[u8]>>::try_from(__b) {
+                            ::core::result::Result::Ok(__b) => __b,
+                            ::core::result::Result::Err(_) => return ::core::option::Option::None,
+                        };
+                        let mut __k = [0u8; 8];
+                        __k[..#len].copy_from_slice(__b);
+                        let __k = u64::from_le_bytes(__k);
+                        #search
+                    }
+                };
+            }
+            let node = byte_node(group, *len, &mut Vec::new(), mutable);
+            quote! {
+                #len => {
+                    let __b = match <&[u8; #len] as ::core::convert::TryFrom<&[u8]>>::try_from(__b) {
+                        ::core::result::Result::Ok(__b) => __b,
+                        ::core::result::Result::Err(_) => return ::core::option::Option::None,
                     };
-                    quote!(if name == #name { return ::core::option::Option::Some(#r); })
-                });
-                quote!(#hash => { #(#tests)* ::core::option::Option::None })
-            })
-            .collect::<Vec<_>>()
+                    #node
+                }
+            }
+        });
+        quote! {
+            let __b = name.as_bytes();
+            match __b.len() {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
     };
-    let (shared, exclusive) = (arms(false), arms(true));
+    let (shared, exclusive) = (tree(false), tree(true));
     quote! {
         #[inline]
+        #[allow(unused_variables)]
         fn field_by_name(&self, name: &str) -> ::core::option::Option<&dyn __lr::Reflect> {
-            match __lr::fnv1a(name.as_bytes()) {
-                #(#shared)*
-                _ => ::core::option::Option::None,
-            }
+            #shared
         }
         #[inline]
+        #[allow(unused_variables)]
         fn field_by_name_mut(&mut self, name: &str) -> ::core::option::Option<&mut dyn __lr::Reflect> {
-            match __lr::fnv1a(name.as_bytes()) {
-                #(#exclusive)*
-                _ => ::core::option::Option::None,
-            }
+            #exclusive
         }
     }
+}
+
+/// A binary search over sorted `(key, field)` pairs, unrolled: `__k < pivot` splits until at
+/// most three keys are left, which are tested for equality in turn.
+fn key_search(keyed: &[(u64, TokenStream)]) -> TokenStream {
+    if keyed.len() <= 3 {
+        let tests = keyed.iter().map(|(k, r)| quote!(if __k == #k { return ::core::option::Option::Some(#r); }));
+        return quote!({ #(#tests)* ::core::option::Option::None });
+    }
+    let (left, right) = keyed.split_at(keyed.len() / 2);
+    let pivot = right[0].0;
+    let (left, right) = (key_search(left), key_search(right));
+    quote!(if __k < #pivot { #left } else { #right })
+}
+
+/// One node of the by-name decision tree: `group` holds distinct names of length `len` that
+/// agree on the positions in `used`. One name left: compare it whole. Otherwise match the
+/// byte at the position that gives the most branches (ties: the smallest largest branch).
+fn byte_node(group: &[&Field], len: usize, used: &mut Vec<usize>, mutable: bool) -> TokenStream {
+    if let [f] = group {
+        let (bytes, member) = (syn::LitByteStr::new(f.name.as_bytes(), proc_macro2::Span::call_site()), &f.member);
+        let r = if mutable {
+            quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
+        } else {
+            quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
+        };
+        return quote! {
+            if __b == #bytes { ::core::option::Option::Some(#r) } else { ::core::option::Option::None }
+        };
+    }
+    let split = |pos: usize| {
+        let mut parts: std::collections::BTreeMap<u8, Vec<&Field>> = std::collections::BTreeMap::new();
+        for f in group {
+            parts.entry(f.name.as_bytes()[pos]).or_default().push(f);
+        }
+        parts
+    };
+    // Distinct names of one length differ somewhere, so some unused position splits them.
+    let best = (0..len).filter(|p| !used.contains(p)).map(|p| (p, split(p))).max_by_key(|(p, parts)| {
+        let largest = parts.values().map(Vec::len).max().unwrap_or(0);
+        (parts.len(), core::cmp::Reverse(largest), core::cmp::Reverse(*p))
+    });
+    let Some((pos, parts)) = best else {
+        return quote!(::core::option::Option::None);
+    };
+    used.push(pos);
+    let arms = parts.iter().map(|(byte, sub)| {
+        let node = byte_node(sub, len, used, mutable);
+        quote!(#byte => { #node })
+    });
+    let out = quote! {
+        match __b[#pos] {
+            #(#arms)*
+            _ => ::core::option::Option::None,
+        }
+    };
+    used.pop();
+    out
 }
 
 /// The pattern binding a variant's reflected fields as `__f0, __f1, ..` (skipped ones as `_`).

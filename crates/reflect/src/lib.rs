@@ -4,7 +4,7 @@
 //! - `#[derive(Reflect)]` describes a struct or enum (generic or not): its fields with names,
 //!   types, docs and editor attributes ([`TypeInfo`]).
 //! - Values are read and written by name ([`field`](trait.Reflect.html#method.field): a
-//!   derived match on the name's hash, the same cost for any field), by path (`"transform.position.x"`, `"items[3]"`,
+//!   derived decision tree over the name's bytes, about the same cost for any field), by path (`"transform.position.x"`, `"items[3]"`,
 //!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`Handle`]s in hot loops,
 //!   or as text ([`set_text`](trait.Reflect.html#method.set_text) /
 //!   [`to_text`](trait.Reflect.html#method.to_text)): every supported type has a text form that
@@ -95,6 +95,8 @@ mod registry;
 #[cfg(feature = "serde")]
 mod serde_doc;
 mod snapshot;
+#[cfg(feature = "xml")]
+mod strict;
 pub mod text;
 #[cfg(feature = "xml")]
 pub mod xml;
@@ -111,6 +113,8 @@ pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, 
 pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]
 pub use serde_doc::{DocumentData, ThingData};
+#[cfg(feature = "xml")]
+pub use strict::{StrictError, load_strict, thing_value};
 #[cfg(feature = "xml")]
 pub use xml::{Limits, LoadError, SaveError};
 

@@ -277,10 +277,27 @@ fn parse_error(path: &str, expected: &'static str, text: &str, reason: impl Into
 /// # Errors
 /// [`Error::Parse`], [`Error::NoField`], [`Error::NoVariant`], [`Error::FixedLength`], with
 /// paths relative to `target`.
+#[inline]
 pub fn set_text(target: &mut dyn Reflect, text: &str) -> Result<(), Error> {
     if let ReflectMut::Value(v) = target.reflect_mut() {
-        return v.parse_text(text).map_err(|e| parse_error("", e.expected, text, e.reason));
+        return match v.parse_text(text) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(value_error(text, e)),
+        };
     }
+    set_composite(target, text)
+}
+
+#[cold]
+#[inline(never)]
+fn value_error(text: &str, e: crate::ParseError) -> Error {
+    parse_error("", e.expected, text, e.reason)
+}
+
+/// [`set_text`] for everything but a leaf: parse the text into items, then apply them all or
+/// nothing.
+#[inline(never)]
+fn set_composite(target: &mut dyn Reflect, text: &str) -> Result<(), Error> {
     let mut parser = Parser { text, pos: 0 };
     let items = parser
         .items(None, 0)

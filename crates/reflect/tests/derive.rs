@@ -298,3 +298,58 @@ fn names_whose_hashes_collide_are_told_apart() {
     assert_eq!(info.index_of("zinke"), Some(3));
     assert_eq!(info.index_of("altarage"), Some(2));
 }
+
+#[test]
+fn by_name_lookup_finds_each_field_and_nothing_else() {
+    // Same lengths, shared prefixes and suffixes, a rename with non-ASCII bytes.
+    #[derive(Reflect, Default)]
+    struct Names {
+        spawn_rate: u8,
+        spawn_time: u8,
+        spawn_tide: u8,
+        spawn_rats: u8,
+        x: u8,
+        y: u8,
+        xy: u8,
+        yx: u8,
+        #[reflect(rename = "größe")]
+        size: u8,
+    }
+    let mut v = Names::default();
+    let r: &mut dyn Reflect = &mut v;
+    let info = <Names as Typed>::INFO.struct_info().unwrap();
+    for (i, f) in info.fields.iter().enumerate() {
+        r.set_text(f.name, &i.to_string()).unwrap();
+    }
+    // Each name reached its own field.
+    assert_eq!(
+        [v.spawn_rate, v.spawn_time, v.spawn_tide, v.spawn_rats, v.x, v.y, v.xy, v.yx, v.size],
+        [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    );
+    let r: &dyn Reflect = &v;
+    for f in info.fields {
+        let found = r.field(f.name).and_then(|x| x.downcast_ref::<u8>()).copied();
+        let by_index = info.index_of(f.name).and_then(|i| (&v as &dyn lore_reflect::Struct).field_at(i));
+        assert_eq!(found, by_index.and_then(|x| x.downcast_ref::<u8>()).copied(), "{}", f.name);
+        // Every one-byte change, a shorter and a longer name: no field.
+        let bytes = f.name.as_bytes();
+        for at in 0..bytes.len() {
+            let mut near = bytes.to_vec();
+            near[at] ^= 0x01;
+            if let Ok(near) = std::str::from_utf8(&near)
+                && info.fields.iter().all(|g| g.name != near)
+            {
+                assert!(r.field(near).is_none(), "{near}");
+            }
+        }
+        if let Some(short) = f.name.get(..f.name.len() - 1) {
+            assert!(info.fields.iter().any(|g| g.name == short) || r.field(short).is_none(), "{short}");
+        }
+        assert!(r.field(&format!("{}_", f.name)).is_none());
+    }
+    assert!(r.field("").is_none());
+    // Tuple structs answer to their field numbers by name too.
+    let t = Meters(2.5);
+    assert_eq!((&t as &dyn Reflect).field("0").and_then(|x| x.downcast_ref::<f32>()), Some(&2.5));
+    assert!((&t as &dyn Reflect).field("1").is_none());
+}

@@ -27,7 +27,7 @@ impl Heap<'_> {
     #[inline(always)]
     pub(super) fn stored_bin(&self, off: usize) -> usize {
         // SAFETY: callers pass free blocks' header offsets.
-        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(3).read() as usize }
+        unsafe { self.base.as_ptr().add(off + HEADER).cast::<u32>().add(2).read() as usize }
     }
 
     #[inline]
@@ -64,18 +64,22 @@ impl Heap<'_> {
         if GF { bin_of_units(size / 16) } else { 0 }
     }
 
-    /// Marks `off..off+size` free (its `prev_size` is kept) and pushes it on its list.
+    /// Marks `off..off+size` free and pushes it on its list. Its left neighbour is used (free
+    /// neighbours are always merged), so the header's `PREV_FREE` bit is clear; the caller
+    /// writes the footer ([`Heap::mark_free_end`]).
     #[inline(always)]
     pub(super) fn insert_free<const GF: bool>(&mut self, off: usize, size: usize) {
-        let bin = Self::bin::<GF>(size);
+        // (Always below `BINS`, see `bins_are_monotonic_and_cover_the_range`; the mask spares
+        // a bounds check.)
+        let bin = Self::bin::<GF>(size) % BINS;
         let head = self.heads[bin];
         // SAFETY: `off` starts a block of `size` bytes inside the area; its header's size,
         // tag and list words are rewritten, its boundary tag kept.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
             p.write(size as u32);
-            p.add(2).write(FREE_TAG ^ off as u32);
-            p.add(3).write(bin as u32);
+            p.add(1).write(FREE_TAG ^ off as u32);
+            p.add(4).write(bin as u32);
         }
         let o = off as u32;
         self.set_next(o, head);
@@ -88,6 +92,31 @@ impl Heap<'_> {
         self.summary |= 1 << (bin / 64);
     }
 
+    /// Clears class `bin`'s bit in the bitmap of non-empty lists (and its word's summary bit
+    /// when the word empties): its list has just become empty.
+    #[inline(always)]
+    fn mark_empty(&mut self, bin: usize) {
+        let word = &mut self.bitmap[bin / 64];
+        *word &= !(1 << (bin % 64));
+        if *word == 0 {
+            self.summary &= !(1 << (bin / 64));
+        }
+    }
+
+    /// Takes the head block `off` off the list of class `bin` (good fit: the class is known
+    /// and the block has no predecessor).
+    #[inline(always)]
+    pub(super) fn pop_head(&mut self, off: usize, bin: usize) {
+        let bin = bin % BINS;
+        let next = self.links(off).0;
+        self.heads[bin] = next;
+        if next == NONE {
+            self.mark_empty(bin);
+        } else {
+            self.set_prev(next, NONE);
+        }
+    }
+
     /// Unlinks the free block at `off` from its list (whose number [`Heap::insert_free`]
     /// left in the header, so the size class is not worked out again).
     #[inline(always)]
@@ -97,11 +126,7 @@ impl Heap<'_> {
         if prev == NONE {
             self.heads[bin] = next;
             if next == NONE {
-                let word = &mut self.bitmap[bin / 64];
-                *word &= !(1 << (bin % 64));
-                if *word == 0 {
-                    self.summary &= !(1 << (bin / 64));
-                }
+                self.mark_empty(bin);
             }
         } else {
             self.set_next(prev, next);

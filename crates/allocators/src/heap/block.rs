@@ -7,10 +7,19 @@ use core::ptr::NonNull;
 use super::policy::Policy;
 use crate::poison::{poison, unpoison};
 
-pub(super) const HEADER: usize = 16;
+pub(super) const HEADER: usize = 8;
+/// The smallest block: a header, a free block's links and list number, and its footer.
 pub(super) const MIN_BLOCK: usize = 32;
-/// Bytes at the start of a free block's payload that hold its links.
-pub(super) const LINKS: usize = 8;
+/// Bytes at the start of a free block's payload that the heap keeps: the two list links and
+/// the list number (and 4 spare bytes, so the poisoned middle starts 16-aligned).
+pub(super) const FREE_META: usize = 16;
+/// Bytes at the end of a free block that hold its footer (its size, in the last 4).
+pub(super) const FOOTER: usize = 8;
+/// Bit 0 of a header's size word: the block to the left is free, and its size is in the
+/// footer just before this header. (Sizes are multiples of 16, so the low 4 bits are free.)
+pub(super) const PREV_FREE: u32 = 1;
+/// The low bits of a header's size word that are not size.
+pub(super) const FLAGS: u32 = 15;
 pub(super) const NONE: u32 = u32::MAX;
 pub(super) const USED_TAG: u32 = 0xA110_C8ED;
 pub(super) const FREE_TAG: u32 = 0xF7EE_B10C;
@@ -41,7 +50,8 @@ pub struct Heap<'a> {
     /// Bytes of blocks, not counting the sentinel.
     pub(super) len: usize,
     /// `len - HEADER` (0 while empty): header offsets at or past it cannot start a used
-    /// block, so a pointer's range is one compare.
+    /// block, so a pointer's range is one compare. (`base + HEADER` is 16-aligned: payloads
+    /// are, and so is every block offset.)
     pub(super) last_header: usize,
     pub(super) policy: Policy,
     pub(super) heads: [u32; BINS],
@@ -70,13 +80,15 @@ unsafe impl Send for Heap<'_> {}
 
 #[derive(Clone, Copy)]
 pub(super) struct Hdr {
+    /// The block's size (flags masked off).
     pub(super) size: u32,
-    pub(super) prev_size: u32,
+    /// Whether the left neighbour is free ([`PREV_FREE`]).
+    pub(super) prev_free: bool,
     pub(super) tag: u32,
 }
 
 impl<'a> Heap<'a> {
-    /// A heap that cannot allocate until [`LockedHeap::init`] gives it a region (for statics).
+    /// A heap that cannot allocate until [`LockedHeap::init`](super::LockedHeap::init) gives it a region (for statics).
     #[must_use]
     pub const fn empty(policy: Policy) -> Self {
         Self {
@@ -100,7 +112,7 @@ impl<'a> Heap<'a> {
         self.policy
     }
 
-    /// Start of the managed area (block offsets in [`BlockInfo`] count from here).
+    /// Start of the managed area (block offsets in [`BlockInfo`](super::BlockInfo) count from here).
     #[must_use]
     pub fn base(&self) -> *const u8 {
         self.base.as_ptr()
@@ -121,8 +133,15 @@ impl Heap<'_> {
         // SAFETY: the caller's contract; headers are 16-aligned.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
-            Hdr { size: p.read(), prev_size: p.add(1).read(), tag: p.add(2).read() }
+            let word = p.read();
+            Hdr { size: word & !FLAGS, prev_free: word & PREV_FREE != 0, tag: p.add(1).read() }
         }
+    }
+
+    /// The header's size word as stored, flags included (for the check).
+    pub(super) fn size_word(&self, off: usize) -> u32 {
+        // SAFETY: callers pass header offsets.
+        unsafe { self.base.as_ptr().add(off).cast::<u32>().read() }
     }
 
     /// # Safety
@@ -135,16 +154,41 @@ impl Heap<'_> {
         // SAFETY: the caller's contract.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
-            p.write(h.size);
-            p.add(1).write(h.prev_size);
-            p.add(2).write(tag);
+            p.write(h.size | if h.prev_free { PREV_FREE } else { 0 });
+            p.add(1).write(tag);
         }
     }
 
-    #[inline]
-    pub(super) fn set_prev_size(&mut self, off: usize, prev_size: usize) {
-        // SAFETY: callers pass the offset of a header (possibly the sentinel).
-        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(1).write(prev_size as u32) };
+    /// The free block `off..off+size` gets its footer, and the header after it learns that
+    /// its left neighbour is free.
+    #[inline(always)]
+    pub(super) fn mark_free_end(&mut self, off: usize, size: usize) {
+        // SAFETY: callers pass a free block's extent; the header after it (possibly the
+        // sentinel) lies inside the region.
+        unsafe {
+            let end = self.base.as_ptr().add(off + size);
+            end.sub(4).cast::<u32>().write(size as u32);
+            let next = end.cast::<u32>();
+            next.write(next.read() | PREV_FREE);
+        }
+    }
+
+    /// The header at `off` (possibly the sentinel) now has a used left neighbour.
+    #[inline(always)]
+    pub(super) fn clear_prev_free(&mut self, off: usize) {
+        // SAFETY: callers pass the offset of a header.
+        unsafe {
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.write(p.read() & !PREV_FREE);
+        }
+    }
+
+    /// The size of the free block left of the header at `off`, from its footer.
+    #[inline(always)]
+    pub(super) fn prev_size(&self, off: usize) -> usize {
+        // SAFETY: callers pass a header whose left neighbour is free, so the 4 bytes before
+        // it are that block's footer.
+        unsafe { self.base.as_ptr().add(off).sub(4).cast::<u32>().read() as usize }
     }
 
     /// Marks the header at `off`, now inside a merged free block, as dead: only its tag is
@@ -152,7 +196,7 @@ impl Heap<'_> {
     #[inline(always)]
     pub(super) fn set_dead(&mut self, off: usize) {
         // SAFETY: callers pass the offset of a header inside the area.
-        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(2).write(DEAD_TAG ^ off as u32) };
+        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(1).write(DEAD_TAG ^ off as u32) };
     }
 
     #[inline]
@@ -170,8 +214,8 @@ impl Heap<'_> {
     /// # Safety
     /// `off..off+size` is a free block's extent.
     pub(super) unsafe fn poison_free(&self, off: usize, size: usize) {
-        // SAFETY: the caller's contract: the bytes after the links are unused.
-        unsafe { poison(self.base.as_ptr().add(off + HEADER + LINKS), size - HEADER - LINKS) };
+        // SAFETY: the caller's contract: the bytes between the links and the footer are unused.
+        unsafe { poison(self.base.as_ptr().add(off + HEADER + FREE_META), size - HEADER - FREE_META - FOOTER) };
     }
 
     /// # Safety

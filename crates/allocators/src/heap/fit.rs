@@ -64,26 +64,30 @@ impl Heap<'_> {
     }
 
     /// Finds a free block of at least `need` bytes: the first non-empty size class that
-    /// surely fits, found with the two-level bitmap in two bit scans.
+    /// surely fits, found with the two-level bitmap in two bit scans. Returns the block and,
+    /// when it is the head of its class's list, that class (else `BINS`), so taking it off
+    /// the list needs no look at its neighbours' links.
     #[inline(always)]
-    pub(super) fn find_good(&self, need: usize) -> Option<usize> {
+    pub(super) fn find_good(&self, need: usize) -> Option<(usize, usize)> {
         let units = need / 16;
         let bin = bin_at_least(units);
         if bin < BINS {
             let word = bin / 64;
             let bits = self.bitmap[word] & (!0u64 << (bin % 64));
             if bits != 0 {
-                return Some(self.heads[word * 64 + bits.trailing_zeros() as usize] as usize);
+                let b = word * 64 + bits.trailing_zeros() as usize;
+                return Some((self.heads[b] as usize, b));
             }
             let words = self.summary & (!0u64 << (word + 1));
             if words != 0 {
                 let w = words.trailing_zeros() as usize % (BINS / 64);
-                return Some(self.heads[w * 64 + self.bitmap[w].trailing_zeros() as usize] as usize);
+                let b = w * 64 + self.bitmap[w].trailing_zeros() as usize;
+                return Some((self.heads[b] as usize, b));
             }
         }
         // Nothing in a class that surely fits: try the request's own class, whose larger
         // members may still fit (keeps the last bytes usable).
-        self.find_in_bin_below(units)
+        self.find_in_bin_below(units).map(|off| (off, BINS))
     }
 
     /// Scans the class of `units` itself for a block large enough.

@@ -55,7 +55,7 @@ impl<'a> LockedHeap<'a> {
     /// As [`Heap::from_raw`], and no block of the previous heap may be in use.
     ///
     /// # Errors
-    /// [`Error::BadRegion`].
+    /// [`Error::BadRegion`](crate::Error::BadRegion).
     pub unsafe fn init(&self, ptr: *mut u8, len: usize) -> Result<()> {
         let mut heap = self.0.lock();
         let policy = heap.policy();
@@ -86,8 +86,8 @@ unsafe impl Allocator for LockedHeap<'_> {
         Ok(NonNull::slice_from_raw_parts(p, layout.size()))
     }
 
-    unsafe fn deallocate(&self, ptr: NonNull<u8>, _layout: Layout) {
-        let r = self.0.lock().free(ptr);
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        let r = self.0.lock().free_sized(ptr, layout);
         debug_assert!(r.is_ok(), "deallocate of a block not from this heap: {r:?}");
     }
 
@@ -116,9 +116,9 @@ unsafe impl GlobalAlloc for LockedHeap<'_> {
         self.0.lock().alloc(layout).map_or(ptr::null_mut(), NonNull::as_ptr)
     }
 
-    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if let Some(p) = NonNull::new(ptr) {
-            let r = self.0.lock().free(p);
+            let r = self.0.lock().free_sized(p, layout);
             debug_assert!(r.is_ok(), "dealloc of a block not from this heap: {r:?}");
         }
     }

@@ -1,6 +1,6 @@
 //! Looking inside a heap: occupancy statistics, the list of blocks, and the integrity check.
 
-use super::block::{FREE_TAG, Heap, MIN_BLOCK, NONE, USED_TAG};
+use super::block::{FLAGS, FREE_TAG, Heap, MIN_BLOCK, NONE, PREV_FREE, USED_TAG};
 use crate::error::{Error, Result};
 
 /// A snapshot of a heap's occupancy.
@@ -17,7 +17,7 @@ pub struct HeapStats {
     /// Number of free blocks.
     pub free_blocks: usize,
     /// Size of the largest free block, header included (what the largest request can be, less
-    /// 16 bytes).
+    /// the 8-byte header).
     pub largest_free: usize,
 }
 
@@ -75,8 +75,9 @@ impl Heap<'_> {
     }
 
     /// Walks the region and the free lists and reports the first inconsistency: block sizes
-    /// that do not tile the region, a wrong boundary tag, a bad tag, two free neighbours, a
-    /// free block missing from (or wrongly linked in) its list, or counters that do not add up.
+    /// that do not tile the region, a wrong footer or left-neighbour flag, a bad tag, two free
+    /// neighbours, a free block missing from (or wrongly linked in) its list, or counters that
+    /// do not add up.
     ///
     /// # Errors
     /// [`Error::Corrupt`] naming the broken rule.
@@ -92,7 +93,10 @@ impl Heap<'_> {
             if size < MIN_BLOCK || !size.is_multiple_of(16) || off + size > self.len {
                 return Err(Error::Corrupt("block size"));
             }
-            if h.prev_size as usize != prev_size {
+            if self.size_word(off) & FLAGS & !PREV_FREE != 0 {
+                return Err(Error::Corrupt("header flags"));
+            }
+            if h.prev_free != prev_free || (prev_free && self.prev_size(off) != prev_size) {
                 return Err(Error::Corrupt("boundary tag"));
             }
             let free = h.tag == FREE_TAG ^ off as u32;
@@ -112,7 +116,11 @@ impl Heap<'_> {
             prev_size = size;
             off += size;
         }
-        if off != self.len || self.size_at(self.len) != 0 {
+        if off != self.len
+            || self.size_at(self.len) != 0
+            || (self.size_word(self.len) & PREV_FREE != 0) != prev_free
+            || (prev_free && self.prev_size(self.len) != prev_size)
+        {
             return Err(Error::Corrupt("sentinel"));
         }
         if used != self.used || used_blocks != self.used_blocks {

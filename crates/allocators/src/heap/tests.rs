@@ -200,3 +200,30 @@ fn fills_almost_all_of_the_region() {
         assert_eq!(n, heap.capacity() / 64, "{policy:?}");
     }
 }
+
+#[test]
+fn free_sized_frees_as_free_does_whatever_the_layout_says() {
+    for policy in Policy::ALL {
+        let mut region = vec![0u8; 1 << 14];
+        let mut heap = Heap::new(&mut region, policy).unwrap();
+        // Neighbours free and used on either side, the right layout, a smaller and a larger
+        // one (the layout is only a hint: the header decides).
+        let blocks: Vec<_> = (0..12).map(|i| heap.alloc(l(24 + 40 * i, 8)).unwrap()).collect();
+        for (i, &p) in blocks.iter().enumerate().filter(|(i, _)| i % 3 == 1) {
+            heap.free_sized(p, l(24 + 40 * i, 8)).unwrap();
+            heap.check().unwrap();
+        }
+        for (i, &p) in blocks.iter().enumerate().filter(|(i, _)| i % 3 != 1) {
+            let hint = match i % 3 {
+                0 => l(8, 8),
+                _ => l(4000, 64),
+            };
+            heap.free_sized(p, hint).unwrap();
+            heap.check().unwrap();
+        }
+        assert_eq!(heap.stats().free_blocks, 1, "{policy:?}");
+        assert_eq!(heap.free_sized(blocks[0], l(24, 8)), Err(Error::DoubleFree), "{policy:?}");
+        let foreign = NonNull::new(heap.base().cast_mut().wrapping_add(heap.capacity() + 64)).unwrap();
+        assert_eq!(heap.free_sized(foreign, l(8, 8)), Err(Error::ForeignPointer), "{policy:?}");
+    }
+}

@@ -57,12 +57,8 @@ enum PlaneCode {
 /// caller to find out while writing.
 #[inline]
 fn plane_code(words: &[u64], n: usize, exact: bool) -> PlaneCode {
-    let nw = words.len();
-    let last = low_mask(((n - 1) % 64) as u32 + 1);
-    let first = words[0] & 1;
-    let fill = first.wrapping_neg();
-    if words[..nw - 1].iter().all(|&x| x == fill) && (words[nw - 1] ^ fill) & last == 0 {
-        return PlaneCode::Static(first);
+    if is_static(words, n) {
+        return PlaneCode::Static(words[0] & 1);
     }
     if rle_lower_bound(words, n) > n as u64 {
         return PlaneCode::Literal;
@@ -74,6 +70,15 @@ fn plane_code(words: &[u64], n: usize, exact: bool) -> PlaneCode {
         Some(c) => PlaneCode::Rle(c),
         None => PlaneCode::Literal,
     }
+}
+
+/// Whether the first `n` bits of a plane are all equal.
+#[inline]
+fn is_static(words: &[u64], n: usize) -> bool {
+    let nw = words.len();
+    let last = low_mask(((n - 1) % 64) as u32 + 1);
+    let fill = (words[0] & 1).wrapping_neg();
+    words[..nw - 1].iter().all(|&x| x == fill) && (words[nw - 1] ^ fill) & last == 0
 }
 
 /// A lower bound of the RLE cost of a plane, word-parallel: a run costs 1 bit, 3 from length 2, 5
@@ -249,6 +254,85 @@ pub fn packed_bits(samples: &[i16], options: Options) -> u64 {
         .sum()
 }
 
+/// The bits of a classic stream with bit planes `planes` (`nw` words each, `n >= 1` samples),
+/// or `None` once they pass `limit`. A first pass adds up cheap lower bounds (static planes 0,
+/// literal ones `n`, the rest their word-parallel RLE bound), so a stream that cannot win is
+/// given up before any exact RLE cost is counted.
+fn planes_bits_within(planes: &[u64], nw: usize, n: usize, limit: u64) -> Option<u64> {
+    // Per plane: None when static (0 bits), else its lower bound (n when literal).
+    let mut bounds = [None; 16];
+    let mut total = 32u64;
+    if total > limit {
+        return None;
+    }
+    for (p, bound) in bounds.iter_mut().enumerate() {
+        let words = &planes[p * nw..(p + 1) * nw];
+        if is_static(words, n) {
+            continue;
+        }
+        let b = rle_lower_bound(words, n).min(n as u64);
+        *bound = Some(b);
+        total += b;
+        if total > limit {
+            return None;
+        }
+    }
+    // Exact: each RLE plane's cost replaces its bound.
+    for (p, bound) in bounds.iter().enumerate() {
+        let Some(b) = *bound else { continue };
+        if b == n as u64 {
+            continue;
+        }
+        let room = limit - (total - b);
+        let c = match rle_cost(&planes[p * nw..(p + 1) * nw], n, (n as u64).min(room)) {
+            Some(c) => c,
+            // Over `n`: literal. Over only the room left: the stream is over the limit.
+            None if room >= n as u64 => n as u64,
+            None => return None,
+        };
+        total = total - b + c;
+        if total > limit {
+            return None;
+        }
+    }
+    Some(total)
+}
+
+/// The smallest of the four options' streams if it is at most `limit` bits: `(bits, option)`,
+/// ties to the lower option, the bits those of [`packed_bits`]. Two transpositions serve the
+/// four options: Gray planes are the plain ones xor-ed with their upper neighbours.
+pub(crate) fn best_within(samples: &[i16], limit: u64) -> Option<(u64, Options)> {
+    let n = samples.len();
+    if n == 0 {
+        return (32 <= limit).then_some((32, Options::RAW));
+    }
+    let (mut plain, mut gray) = (Vec::new(), Vec::new());
+    let mut best: Option<(u64, Options)> = None;
+    for (flat, coded) in [(Options::RAW, Options::GRAY), (Options::DELTA, Options::DELTA_GRAY)] {
+        let nw = to_planes(samples, flat, &mut plain);
+        gray.clear();
+        gray.resize(16 * nw, 0);
+        for p in 0..15 {
+            for k in 0..nw {
+                gray[p * nw + k] = plain[p * nw + k] ^ plain[(p + 1) * nw + k];
+            }
+        }
+        for k in 0..nw {
+            gray[15 * nw + k] = !plain[15 * nw + k];
+        }
+        gray[16 * nw - 1] &= low_mask(((n - 1) % 64) as u32 + 1);
+        for (o, planes) in [(flat, &plain), (coded, &gray)] {
+            let room = best.map_or(limit, |b| b.0.min(limit));
+            if let Some(bits) = planes_bits_within(planes, nw, n, room)
+                && best.is_none_or(|b| (bits, o.flags()) < (b.0, b.1.flags()))
+            {
+                best = Some((bits, o));
+            }
+        }
+    }
+    best
+}
+
 /// Tries the four options and keeps the smallest stream (ties go to the lower option), as
 /// klystron's `bitpack_best`.
 pub fn pack_best(samples: &[i16]) -> Result<(Packed, Options), Error> {
@@ -269,6 +353,32 @@ mod tests {
     use super::*;
     use crate::classic::unpack;
     use alloc::vec;
+
+    #[test]
+    fn best_within_agrees_with_packed_bits() {
+        let mut seed = 7u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed >> 8
+        };
+        for len in [1usize, 2, 63, 64, 65, 200, 1000] {
+            for kind in 0..4 {
+                let x: Vec<i16> = (0..len)
+                    .map(|i| match kind {
+                        0 => (rnd() % 7) as i16 - 3,
+                        1 => ((i as f32 * 0.05).sin() * 9000.0) as i16,
+                        2 => rnd() as i16,
+                        _ => ((i / 10) as i16 & 3) << 8,
+                    })
+                    .collect();
+                let expect = Options::ALL.iter().map(|&o| (packed_bits(&x, o), o.flags())).min().unwrap();
+                let got = best_within(&x, u64::MAX).unwrap();
+                assert_eq!((got.0, got.1.flags()), expect, "len {len} kind {kind}");
+                assert_eq!(best_within(&x, expect.0).map(|b| b.0), Some(expect.0));
+                assert_eq!(best_within(&x, expect.0 - 1), None);
+            }
+        }
+    }
 
     #[test]
     fn silence_is_sixteen_static_codes() {

@@ -28,5 +28,6 @@ mod layout;
 mod options;
 
 pub use decode::{unpack, unpack_from};
+pub(crate) use encode::best_within;
 pub use encode::{pack, pack_best, pack_into, packed_bits};
 pub use options::{MAX_SAMPLES, Options, Packed};

@@ -217,6 +217,16 @@ impl SpatialIndex for SpatialHash {
         self.0.pairs(out, Order::Found)
     }
 
+    #[cfg(feature = "parallel")]
+    fn set_threads(&mut self, threads: usize) -> Result<(), Error> {
+        self.0.threads.set(threads)
+    }
+
+    #[cfg(feature = "parallel")]
+    fn threads(&self) -> usize {
+        self.0.threads.get()
+    }
+
     fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
         self.0.debug_view(visit);
     }

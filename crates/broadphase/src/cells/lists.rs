@@ -6,6 +6,7 @@ use super::map::CellMap;
 use crate::error::Error;
 use crate::id::ProxyId;
 use crate::pairs::PairSort;
+use crate::par::Threads;
 use crate::slots::Slots;
 use alloc::vec::Vec;
 use lore_geom::Aabb;
@@ -169,6 +170,14 @@ pub(crate) struct Cells<M: CellMap> {
     pub(super) runs: Vec<(u32, u32)>,
     /// `pairs_with`: per box, where its runs end in `runs` (`u32::MAX`: no fast path).
     pub(super) run_ends: Vec<u32>,
+    /// How many threads `pairs` may use.
+    pub(super) threads: Threads,
+    /// Where `pairs` cuts the crowded buckets (or the patch cuts the slots) between threads.
+    pub(super) cuts: Vec<usize>,
+    /// The key buffers of `pairs`' parts on several threads (kept for reuse).
+    pub(super) part_cand: Vec<Vec<u64>>,
+    /// The patch's moved slots, per part, on several threads (kept for reuse).
+    pub(super) part_moved: Vec<Vec<(u32, [i32; 4], bool)>>,
 }
 
 impl<M: CellMap> Cells<M> {
@@ -207,6 +216,10 @@ impl<M: CellMap> Cells<M> {
             beside: Beside::Stale,
             runs: Vec::new(),
             run_ends: Vec::new(),
+            threads: Threads::default(),
+            cuts: Vec::new(),
+            part_cand: Vec::new(),
+            part_moved: Vec::new(),
         }
     }
 

@@ -15,13 +15,13 @@ pub(super) fn floor_i32(v: f32) -> i32 {
 }
 
 /// Where the cell lists live: a bounded array or a hash table.
-pub(crate) trait CellMap: Clone + core::fmt::Debug {
+pub(crate) trait CellMap: Clone + core::fmt::Debug + Send + Sync {
     const NAME: &'static str;
     /// Whether each bucket holds exactly one cell (a grid) rather than a mix (a hash).
     const UNIQUE_CELLS: bool;
     /// What an entry remembers of its cell: nothing in a grid (a bucket is one cell), the
     /// coordinates in a hash (a bucket mixes cells).
-    type Tag: Copy + PartialEq + core::fmt::Debug;
+    type Tag: Copy + PartialEq + core::fmt::Debug + Send + Sync;
     fn tag(x: i32, y: i32) -> Self::Tag;
     fn origin(&self) -> Vec2;
     fn cell_size(&self) -> f32;

@@ -3,6 +3,81 @@
 
 use super::lists::{BIG_CELLS, Bounds, Cells, Item, Region, SPARSE_RATIO};
 use super::map::{CellMap, cells_in};
+use crate::par;
+use alloc::vec::Vec;
+use lore_geom::Aabb;
+
+/// Fewer slots than this per thread are scanned on fewer threads.
+const PARALLEL_SLOTS: usize = 16 * 1024;
+
+/// What a patch's scan of some slots found.
+#[derive(Clone, Copy, Debug, Default)]
+struct Scan {
+    /// Entries to move: removed and added.
+    changes: u64,
+    /// Entries added and dropped.
+    added: u64,
+    dropped: u64,
+    /// A box turned big, or the changes passed the limit: a build, not a patch.
+    refused: bool,
+}
+
+impl Scan {
+    fn plus(self, other: Scan) -> Scan {
+        Scan {
+            changes: self.changes + other.changes,
+            added: self.added + other.added,
+            dropped: self.dropped + other.dropped,
+            refused: self.refused | other.refused,
+        }
+    }
+}
+
+/// The patch's scan of the slots from `first` on (`live`, `aabbs`, `ranges` and `in_lists`
+/// cut to the same run): each slot whose cell range changed (or that came or went) goes to
+/// `moved` with its new range and liveness. Stops early, refused, at a big box or once the
+/// changes pass `limit`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn scan_slots<M: CellMap>(
+    map: &M,
+    first: usize,
+    live: &[bool],
+    aabbs: &[Aabb],
+    ranges: &[[i32; 4]],
+    in_lists: &[bool],
+    limit: u64,
+    moved: &mut Vec<(u32, [i32; 4], bool)>,
+) -> Scan {
+    let mut scan = Scan::default();
+    let boxes = live.iter().zip(aabbs);
+    for (s, ((&live, aabb), (range, &listed))) in boxes.zip(ranges.iter().zip(in_lists)).enumerate() {
+        if !live && !listed {
+            continue;
+        }
+        let r = map.range(aabb);
+        if live && listed && r == *range {
+            continue;
+        }
+        let cells = if live { cells_in(&r) } else { 0 };
+        // (Checked before the sums: a big box's count may be anything up to `u64::MAX`; a
+        // listed box's old count is at most `BIG_CELLS`.)
+        if cells > BIG_CELLS {
+            scan.refused = true;
+            return scan;
+        }
+        let old = if listed { cells_in(range) } else { 0 };
+        scan.changes += cells + old;
+        scan.added += cells;
+        scan.dropped += old;
+        if scan.changes > limit {
+            scan.refused = true;
+            return scan;
+        }
+        moved.push(((first + s) as u32, r, live));
+    }
+    scan
+}
 
 impl<M: CellMap> Cells<M> {
     /// Rebuilds the cell lists for [`Cells::pairs`], which needs only each bucket's run of
@@ -55,32 +130,46 @@ impl<M: CellMap> Cells<M> {
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
         let limit = (self.entries / 2 + 16) as u64;
-        let (mut changes, mut entries) = (0u64, self.entries as u64);
-        let boxes = self.slots.live_flags().iter().zip(&self.slots.aabbs);
-        for (s, ((&live, aabb), (range, &listed))) in boxes.zip(self.ranges.iter().zip(&self.in_lists)).enumerate() {
-            if !live && !listed {
-                continue;
+        let parts = self.threads.parts(n, PARALLEL_SLOTS);
+        let scan = if parts > 1 {
+            // Each thread scans a run of the slots into its own list; the lists, taken in
+            // order, are one thread's.
+            let chunk = n.div_ceil(parts);
+            self.part_moved.resize_with(parts, Vec::new);
+            let mut jobs: Vec<_> =
+                self.part_moved.iter_mut().enumerate().map(|(i, list)| (i * chunk, list, Scan::default())).collect();
+            let (map, live, aabbs) = (&self.map, self.slots.live_flags(), &self.slots.aabbs[..]);
+            let (ranges, in_lists) = (&self.ranges[..], &self.in_lists[..]);
+            par::run(&mut jobs, |(start, list, scan)| {
+                list.clear();
+                let end = (*start + chunk).min(n);
+                let at = *start..end;
+                *scan = scan_slots(
+                    map,
+                    *start,
+                    &live[at.clone()],
+                    &aabbs[at.clone()],
+                    &ranges[at.clone()],
+                    &in_lists[at],
+                    limit,
+                    list,
+                );
+            });
+            let mut total = Scan::default();
+            for (_, list, scan) in &jobs {
+                total = total.plus(*scan);
+                moved.extend_from_slice(list);
             }
-            let r = self.map.range(aabb);
-            if live && listed && r == *range {
-                continue;
-            }
-            let cells = if live { cells_in(&r) } else { 0 };
-            // (Checked before the sums: a big box's count may be anything up to `u64::MAX`; a
-            // listed box's old count is at most `BIG_CELLS`.)
-            if cells > BIG_CELLS {
-                self.moved = moved;
-                return false;
-            }
-            let old = if listed { cells_in(range) } else { 0 };
-            changes += cells + old;
-            entries = entries + cells - old;
-            if changes > limit {
-                self.moved = moved;
-                return false;
-            }
-            moved.push((s as u32, r, live));
+            total
+        } else {
+            let (live, aabbs) = (self.slots.live_flags(), &self.slots.aabbs[..n]);
+            scan_slots(&self.map, 0, &live[..n], aabbs, &self.ranges[..n], &self.in_lists[..n], limit, &mut moved)
+        };
+        if scan.refused || scan.changes > limit {
+            self.moved = moved;
+            return false;
         }
+        let entries = self.entries as u64 + scan.added - scan.dropped;
         if !self.map.fits(entries as usize) || self.items.len() > 2 * self.built_len + 64 {
             #[cfg(test)]
             {

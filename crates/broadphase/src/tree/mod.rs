@@ -189,6 +189,16 @@ impl SpatialIndex for Tree {
         self.pairs_in(out, Order::Found)
     }
 
+    #[cfg(feature = "parallel")]
+    fn set_threads(&mut self, threads: usize) -> Result<(), Error> {
+        self.threads.set(threads)
+    }
+
+    #[cfg(feature = "parallel")]
+    fn threads(&self) -> usize {
+        self.threads.get()
+    }
+
     fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
         self.refit();
         if self.root == NULL {

@@ -3,6 +3,7 @@
 
 use crate::error::Error;
 use crate::pairs::PairSort;
+use crate::par::Threads;
 use crate::slots::Slots;
 use alloc::vec::Vec;
 use lore_geom::Aabb;
@@ -65,6 +66,12 @@ pub struct Tree {
     /// Nodes refitted since the cost was last checked: the O(nodes) check runs once this
     /// reaches a quarter of the nodes, so small refits do not pay for a whole-tree scan.
     pub(super) refitted_since_check: usize,
+    /// How many threads `pairs` may use.
+    pub(super) threads: Threads,
+    /// The keys of `pairs`' parts on several threads, by part and slot range (kept for reuse).
+    pub(super) part_keys: Vec<Vec<u64>>,
+    /// The stacks of `pairs`' parts on several threads (kept for reuse).
+    pub(super) part_stacks: Vec<Vec<(u32, u32)>>,
 }
 
 impl Default for Tree {
@@ -101,6 +108,9 @@ impl Tree {
             order: Vec::new(),
             auto_rebuilds: 0,
             refitted_since_check: 0,
+            threads: Threads::default(),
+            part_keys: Vec::new(),
+            part_stacks: Vec::new(),
         }
     }
 

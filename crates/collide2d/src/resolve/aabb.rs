@@ -14,6 +14,7 @@ use crate::shapes::Aabb;
 
 /// How a box move is corrected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AabbMode {
     /// Corrections only undo part of the movement, axis by axis (smooth, no snapping).
     #[default]
@@ -24,6 +25,7 @@ pub enum AabbMode {
 
 /// The result of [`resolve_aabb`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AabbResolution {
     /// The box after the move and corrections.
     pub aabb: Aabb,
@@ -142,6 +144,7 @@ fn teleport(start: &Aabb, motion: Vec2, obstacles: &[Aabb]) -> AabbResolution {
 
 /// A moving box for [`resolve_bodies`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Body {
     /// The box before the move.
     pub aabb: Aabb,

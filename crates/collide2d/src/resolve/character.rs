@@ -10,6 +10,7 @@ use crate::math::cos;
 
 /// Settings of a disk-shaped character (y is up).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CharacterController {
     /// Radius of the character's disk.
     pub radius: f32,
@@ -26,6 +27,7 @@ pub struct CharacterController {
 
 /// The result of [`CharacterController::move_by`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CharacterMove {
     /// The new centre.
     pub position: Vec2,

@@ -15,6 +15,7 @@ use crate::shapes::Aabb;
 
 /// Which penetration the discrete move resolves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Order {
     /// The deepest contact first (the post's rule): no snagging on seams.
     #[default]
@@ -25,6 +26,7 @@ pub enum Order {
 
 /// Options of the slide moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SlideOptions {
     /// Most resolution iterations (discrete) or slide legs (swept). Default 8.
     pub iterations: u32,
@@ -70,6 +72,7 @@ impl SlideOptions {
 
 /// The result of a slide move.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SlideOutcome {
     /// Where the disk ends.
     pub position: Vec2,
@@ -94,8 +97,9 @@ pub(crate) trait Mover: Copy {
     fn scale(self) -> f32;
     /// Radius of the rounded parts the glide-past rule of the swept move applies to (see
     /// `passes_by`): a box's corner rounding; 0 for a disk, whose rule is unchanged (an end
-    /// within the margin tilts its normal by `sqrt(2 touch / r)` only, `r` its whole radius, and
-    /// the extra casts would cost its swept move about 13 % more instructions).
+    /// within the margin tilts its normal by `sqrt(2 touch / r)` only, `r` its whole radius;
+    /// the rule would cost its swept move 15 % more instructions, and the domain runs, far
+    /// origins included, have no snag without it).
     fn round(self) -> f32;
 }
 
@@ -277,6 +281,22 @@ fn tolerance(options: &SlideOptions, scale: f32, spacing: f32) -> f32 {
     (options.tolerance * scale).max(TOLERANCE_ULPS * spacing)
 }
 
+/// Whether a move from `center` (penetrating `start_depth`, resolved within `tol`) to `end`
+/// gets nowhere along `motion`: no progress at all, or a step back or purely sideways. Such a
+/// move only trades one resting place for another; the caller keeps the start instead.
+///
+/// This is what settles a box pushed into a V corner: its rounded corner driven into the apex
+/// meets the end of each wall within the box's flat faces, and the separating-axis contacts
+/// offer two equally deep ways out (up out of one wall, sideways out of the other). The
+/// resolution lands on one of them, a position touching one wall only; the next push lands on
+/// the other, a step of about the rounding radius sideways, every step. A slide along any
+/// surface keeps the motion's component along it, whose dot product with the motion is its
+/// squared length, so it always makes headway; the test costs one dot product.
+#[inline]
+fn no_headway(center: Vec2, end: Vec2, motion: Vec2, start_depth: f32, tol: f32) -> bool {
+    start_depth <= tol && motion != Vec2::ZERO && (end - center).dot(motion) <= 0.0
+}
+
 fn discrete<S: Shape>(
     body: impl Mover,
     center: Vec2,
@@ -314,6 +334,7 @@ fn discrete<S: Shape>(
         // converges slowly and jitters from step to step.
         if options.order == Order::DeepestFirst
             && let Some(c2) = deepest(body, p, shapes)
+            && c2.depth > tol
         {
             let along = c.normal.perp();
             let k = along.dot(c2.normal);
@@ -327,6 +348,13 @@ fn discrete<S: Shape>(
     }
     let (mut position, mut depth) = best;
     if depth > tol && start_depth < depth {
+        position = center;
+        depth = start_depth;
+    }
+    // A move from a resolved start that gets nowhere along the motion keeps its start (see
+    // `no_headway`): pushed into the apex of a V, a box's corner has two equally deep ways out,
+    // up and sideways, and the move would alternate between them from step to step.
+    if no_headway(center, position, motion, start_depth, tol) {
         position = center;
         depth = start_depth;
     }
@@ -380,6 +408,9 @@ const PARALLEL: f32 = 1e-5;
 
 /// The smallest angle (radians) between two surfaces that makes a crease: bends below it (loose
 /// pieces misaligned by 1e-5 over a unit, polylines tilting by 1e-4) are crossed, not stopped at.
+/// Far from the origin the threshold is raised to twice the two normals' rounding wobble (see
+/// `swept`): a piece of length `L` whose ends are rounded to the spacing `ulp` tilts by up to
+/// about `ulp / L`, 1e-3 for unit pieces at 8200.
 const BEND: f32 = 1e-3;
 
 /// Whether a contact `c` found with the touch margin `touch` is one the motion `rem` (of squared
@@ -425,11 +456,12 @@ pub(crate) fn swept<S: Shape>(
     let skin = (options.skin * scale).max(4.0 * touch);
     let round = body.round();
     let mut p = center;
-    if max_depth(body, p, shapes) > tol {
+    let start_depth = max_depth(body, p, shapes);
+    if start_depth > tol {
         p = discrete(body, p, Vec2::ZERO, shapes, options).position;
     }
     let mut rem = motion;
-    let mut normals: [Vec2; 8] = [Vec2::ZERO; 8];
+    let mut normals: [(Vec2, f32); 8] = [(Vec2::ZERO, 0.0); 8];
     let mut n_normals = 0usize;
     let mut contacts = 0;
     let mut last_normal = None;
@@ -441,7 +473,7 @@ pub(crate) fn swept<S: Shape>(
         // Surfaces touched (closer than r + 1e-5 r, where a cast from the boundary is unreliable)
         // that the motion pushes into block at t = 0, the nearest first; everything else is
         // cast, so a point lying just below a disk that glides over it is not mistaken for a bump.
-        let mut hit: Option<(f32, Vec2, f32)> = None; // (t, normal, depth)
+        let mut hit: Option<(f32, Vec2, f32, &S)> = None; // (t, normal, depth, shape)
         for s in shapes {
             if let Some(c) = body.contact(s, p, touch) {
                 // Pushing into it, beyond the rounding left by removing the motion into a
@@ -456,18 +488,24 @@ pub(crate) fn swept<S: Shape>(
                     && !(passes_by(&c, rem, len2, round, touch, tol)
                         && body.cast(s, p + c.normal * touch, rem).is_none())
                 {
-                    hit = Some((0.0, c.normal, c.depth));
+                    hit = Some((0.0, c.normal, c.depth, s));
                 }
             } else if let Some(h) = body.cast(s, p, rem)
                 && hit.is_none_or(|b| h.t < b.0)
             {
-                hit = Some((h.t, h.normal, 0.0));
+                hit = Some((h.t, h.normal, 0.0, s));
             }
         }
-        let Some((t, normal, _)) = hit else {
+        let Some((t, normal, depth, shape)) = hit else {
             p += rem;
             break;
         };
+        // A surface already entered (within the tolerance, by rounding): leave it along its
+        // normal, or a body gliding along it sinks by rounding up to the tolerance, and the end
+        // of the next piece becomes a bump of that height.
+        if depth > touch {
+            p += normal * (depth - touch);
+        }
         let normal = adjust(normal);
         let len = sqrt(len2);
         let t = (t - skin / len).max(0.0);
@@ -492,12 +530,17 @@ pub(crate) fn swept<S: Shape>(
         }
         // Going back into an earlier surface by more than a bend of `BEND` radians: a bend of
         // a few micro-radians (loose collinear pieces, a polyline's rounding) is not a corner.
-        let back = |v: Vec2, m: &Vec2| v.dot(*m) < -BEND * v.length();
+        // Nor is a bend within what rounding does to the normals: the ends of an obstacle of
+        // size `L` (its bounds' diagonal) are rounded to the spacing, which tilts its normal by
+        // up to `ulp / L`, and a normal measured from the body (a point against its round part)
+        // by up to `ulp / size`. A crease far from the origin must exceed twice both together.
+        let wobble = ulp / shape.bounds().size().length().min(scale);
+        let back = |v: Vec2, &(m, w): &(Vec2, f32)| v.dot(m) < -BEND.max(2.0 * (w + wobble)) * v.length();
         if normals[..n_normals].iter().any(|m| back(rem, m) || back(whole, m)) {
             rem = Vec2::ZERO;
         }
         if n_normals < normals.len() {
-            normals[n_normals] = normal;
+            normals[n_normals] = (normal, wobble);
             n_normals += 1;
         }
     }
@@ -506,6 +549,11 @@ pub(crate) fn swept<S: Shape>(
         let fixed = discrete(body, p, Vec2::ZERO, shapes, &SlideOptions { iterations: 4, ..*options });
         p = fixed.position;
         depth = fixed.depth;
+    }
+    // As in `discrete`: a move from a resolved start that gets nowhere keeps the start.
+    if no_headway(center, p, motion, start_depth, tol) {
+        p = center;
+        depth = start_depth;
     }
     SlideOutcome { position: p, depth, resolved: depth <= tol, contacts, last_normal }
 }

@@ -6,6 +6,7 @@ use crate::maze::Maze;
 /// One grid cell, as in the post: `connected_left` / `connected_up` say there is no wall on that
 /// side. Doors and keys are added so the map tells the whole story.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Cell {
     /// Open to the cell on the left.
     pub connected_left: bool,

@@ -2,6 +2,8 @@
 
 mod carve;
 mod cell_map;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod tiles;
 mod tree;
 mod walk;

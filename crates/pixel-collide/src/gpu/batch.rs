@@ -24,8 +24,6 @@ pub(super) enum Obj {
     Sprite(usize, Placement),
     Mesh {
         bounds: PixelRect,
-        /// First vertex and vertex count in `mesh_vertices` (for the rasterizer).
-        vertices: (u32, u32),
         /// First word and triangle count of the oriented triangles in `alpha_words` (for the
         /// exact-area pass).
         triangles: (u32, u32),
@@ -37,13 +35,6 @@ impl Obj {
         match self {
             Obj::Sprite(_, p) => p.bounds,
             Obj::Mesh { bounds, .. } => *bounds,
-        }
-    }
-
-    pub(super) fn mesh_range(&self) -> Option<(u32, u32)> {
-        match self {
-            Obj::Sprite(..) => None,
-            Obj::Mesh { vertices, .. } => Some(*vertices),
         }
     }
 }
@@ -67,8 +58,6 @@ pub struct QueryBatch {
     /// 1/16 pixel (i32), top-left edge flags, padding. Uploaded after `alpha_words`.
     pub(super) mesh_words: Vec<u32>,
     pub(super) objects: Vec<Obj>,
-    /// Snapped mesh vertices in pixels relative to their object's anchor.
-    pub(super) mesh_vertices: Vec<[f32; 2]>,
     pub(super) groups: Vec<Vec<usize>>,
     pub(super) queries: Vec<(usize, Against)>,
 }
@@ -102,19 +91,14 @@ impl QueryBatch {
         Ok(Id(self.objects.len() - 1))
     }
 
-    /// Places a triangle mesh at `pose` as a collision object. For pair and group queries its
-    /// covered pixels are decided by the rasterizer (see [`MeshPlacement`] for how far that
-    /// agrees with the CPU twin); exact areas ([`QueryBatch::area`]) and confirmed hits
-    /// ([`GpuOptions::confirm_hits`](crate::GpuOptions::confirm_hits)) evaluate the CPU twin's own integer rule per pixel, so
-    /// they equal [`MeshPlacement::rasterize`] exactly.
+    /// Places a triangle mesh at `pose` as a collision object. Every query (pair quads, exact
+    /// areas, confirmed hits) decides its covered pixels by the CPU twin's own integer rule per
+    /// pixel, so the answers equal [`MeshPlacement::rasterize`]'s exactly.
     ///
     /// # Errors
     /// The errors of [`MeshPlacement::new`].
     pub fn add_mesh(&mut self, mesh: &Mesh, pose: Pose) -> Result<Id, Error> {
         let placed = MeshPlacement::new(mesh, pose)?;
-        let first = self.mesh_vertices.len() as u32;
-        let scale = 1.0 / (1u32 << crate::MESH_SUBPIXEL_BITS) as f32;
-        self.mesh_vertices.extend(placed.vertices.iter().map(|v| [v[0] as f32 * scale, v[1] as f32 * scale]));
         let first_word = self.mesh_words.len() as u32;
         let mut count = 0;
         for (v, top_left) in placed.oriented_triangles() {
@@ -124,11 +108,7 @@ impl QueryBatch {
             self.mesh_words.extend([flags, 0]);
             count += 1;
         }
-        self.objects.push(Obj::Mesh {
-            bounds: placed.bounds,
-            vertices: (first, placed.vertices.len() as u32),
-            triangles: (first_word, count),
-        });
+        self.objects.push(Obj::Mesh { bounds: placed.bounds, triangles: (first_word, count) });
         Ok(Id(self.objects.len() - 1))
     }
 
@@ -209,7 +189,6 @@ impl QueryBatch {
     pub fn clear_objects(&mut self) {
         self.objects.clear();
         self.mesh_words.clear();
-        self.mesh_vertices.clear();
         self.groups.clear();
         self.queries.clear();
     }
@@ -242,23 +221,12 @@ impl QueryBatch {
         }
     }
 
-    /// The members of the query's other side whose bounds meet `a`'s, and the rectangle to test.
-    pub(super) fn candidates(&self, a: usize, against: Against) -> (Vec<usize>, PixelRect) {
-        let ab = self.objects[a].bounds();
-        let list: Vec<usize> = match against {
-            Against::Object(b) | Against::Area(b) => vec![b],
-            Against::Group(g) => self.groups[g].clone(),
-        };
-        let mut rect = PixelRect::default();
-        let mut hits = Vec::new();
-        for m in list {
-            let r = ab.intersect(&self.objects[m].bounds());
-            if !r.is_empty() {
-                rect = rect.union(&r);
-                hits.push(m);
-            }
+    /// The objects on the query's other side: one, or a group's members.
+    pub(super) fn members<'a>(&'a self, against: &'a Against) -> &'a [usize] {
+        match against {
+            Against::Object(b) | Against::Area(b) => core::slice::from_ref(b),
+            Against::Group(g) => &self.groups[*g],
         }
-        (hits, rect)
     }
 }
 

@@ -1,23 +1,23 @@
-//! The GPU path: stencil + occlusion queries for yes/no, a compute pass for exact areas.
+//! The GPU path: pair quads for yes/no, a compute pass for exact areas.
 //!
-//! Every query becomes one or more *slots*: a square of the collision target (the stencil
-//! buffer, [`GpuOptions::target_size`] pixels on a side) mapped onto part of the overlap of the
-//! two bounding rectangles. A slot writes the stencil objects with reference `k`, then draws the
-//! tested object with stencil test `EQUAL k` inside occlusion query `k`; the scissor is the
-//! slot's rectangle. Up to 255 slots share one render pass (references 1..=255, so no clear is
-//! needed between them), up to 4,096 share one query set, and the whole batch is one
-//! submission and one read-back.
+//! Every yes/no query becomes one *quad* per candidate member and tile: an instance drawn over
+//! its tile of the overlap of the two bounding rectangles (at most [`GpuOptions::target_size`]
+//! pixels on a side), placed in the collision target by a shelf packer that wraps around when
+//! the target is full (quads may overlap there: they write nothing into it). Each fragment
+//! decides both objects' coverage with the CPU twin's integer arithmetic and, where both cover
+//! its pixel, sets the query's answer word in a storage buffer; a fragment whose query already
+//! has its answer returns at once. All quads are one instanced draw in one render pass, so a
+//! batch costs the pixels its quads cover, not a command per pair: see [`BatchStats`].
 //!
-//! Exact areas, and every answer when [`GpuOptions::confirm_hits`] is on, come from a compute
-//! pass instead: one job per (object, member) pair walks the overlap of their bounds and counts
-//! the pixels both cover, coverage decided by the CPU twin's integer arithmetic (the fixed-point
-//! texel map for sprites, the snapped edge functions and top-left rule for meshes).
+//! Exact areas, and every answer when [`GpuOptions::confirm_hits`] is on (or where fragment
+//! shaders cannot write storage buffers), come from a compute pass instead: one job per
+//! (object, member) pair walks the overlap of their bounds and counts the pixels both cover.
 //!
 //! The path's modules stack one way: `batch` (the CPU-side [`QueryBatch`] and the draw
-//! records it turns objects into) → `pipelines` (the [`GpuCollider`]: device setup, the
-//! stencil target and the four render pipelines plus the area compute pipeline) →
-//! `readback` (the [`Recorded`] / [`Pending`] / [`Results`] of one submission) →
-//! `record` (planning slots and jobs, and recording them into an encoder).
+//! records it turns objects into) → `pipelines` (the [`GpuCollider`]: device setup, the target,
+//! the pair pipeline and the area compute pipeline) → `readback` (the [`Recorded`] /
+//! [`Pending`] / [`Results`] of one submission) → `record` (planning quads and jobs, and
+//! recording them into an encoder).
 
 mod batch;
 mod pipelines;
@@ -29,25 +29,21 @@ pub use pipelines::GpuCollider;
 pub use readback::{Pending, Recorded, Results};
 
 const SHADER: &str = include_str!("../collide.wgsl");
-const SLOTS_PER_PASS: usize = 255;
-const SLOTS_PER_SET: usize = wgpu::QUERY_SET_MAX_QUERIES as usize;
 const JOBS_PER_DISPATCH: usize = 65_535;
 
 /// Settings of a [`GpuCollider`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuOptions {
     /// Side of the square collision target, in pixels (a power of two, 16..=4096). Overlaps
-    /// larger than this are split into several slots; the answers do not depend on it.
+    /// larger than this are split into several quads; the answers do not depend on it.
     pub target_size: u32,
-    /// Confirm hits with the exact compute path: every pair and group query is answered by the
-    /// exact shared-pixel count (one compute job per candidate member, in the same submission)
-    /// instead of the occlusion query, which is then not drawn at all. Needed where the occlusion
-    /// query may be conservative (wgpu's GL backend uses `ANY_SAMPLES_PASSED_CONSERVATIVE`):
-    /// there it could only add hits that the count would remove. The answers equal the CPU twin
-    /// on every pixel, meshes' on-edge pixel centres included. [`GpuCollider::new`] turns it on
-    /// for GL.
+    /// Answer every pair and group query with the exact compute path (one compute job per
+    /// candidate member, in the same submission) instead of the pair quads, which are then not
+    /// drawn at all. The answers are the same (both use the CPU twin's integer rule); the quads
+    /// are faster. [`GpuCollider::new`] turns it on for wgpu's GL backend, where fragment
+    /// shaders cannot write storage buffers (there the compute path is used whatever this says).
     pub confirm_hits: bool,
-    /// Set the scissor to each slot's rectangle (the default). Off, every draw covers the whole
+    /// Draw each quad over its tile only (the default). Off, every quad covers the whole
     /// target: the answers are the same (the tests check it), only slower.
     pub scissor: bool,
 }
@@ -61,3 +57,38 @@ impl Default for GpuOptions {
 /// Identifies a sprite, object, group or query inside one [`QueryBatch`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Id(pub usize);
+
+/// What one batch cost in GPU commands: every count but `quads`, `jobs` and `dispatches` stays
+/// the same whatever the number of queries (the tests check 64 against 4,096 pairs).
+/// `dispatches` grows by one per 65,535 exact-area jobs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct BatchStats {
+    /// Queue submissions ([`GpuCollider::record`] makes none: the caller submits; `submit` and
+    /// `run` make one).
+    pub submissions: u32,
+    /// Render passes begun.
+    pub render_passes: u32,
+    /// Compute passes begun.
+    pub compute_passes: u32,
+    /// Pipelines set (render and compute).
+    pub pipeline_switches: u32,
+    /// Buffers created with contents (uploads of CPU data).
+    pub buffer_uploads: u32,
+    /// Bind groups created.
+    pub bind_groups: u32,
+    /// Draw calls.
+    pub draw_calls: u32,
+    /// Compute dispatches.
+    pub dispatches: u32,
+    /// Buffer copies recorded (the read-back).
+    pub copies: u32,
+    /// Buffers mapped for reading.
+    pub read_backs: u32,
+    /// Pair quads drawn (instances of the one draw call): one per candidate member and tile.
+    pub quads: u64,
+    /// Exact-count compute jobs.
+    pub jobs: u64,
+    /// Pixels the quads cover (fragments the rasterizer runs).
+    pub quad_pixels: u64,
+}

@@ -1,7 +1,10 @@
-//! Device setup: the stencil target, the bind group layouts and the pipelines of a
+//! Device setup: the render target, the bind group layout and the two pipelines of a
 //! [`GpuCollider`].
 
 use super::{GpuOptions, SHADER};
+
+/// The pair quads' render target: depth only, never tested or written.
+const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm;
 
 /// Pipelines and the collision target; reuse one for every batch.
 ///
@@ -28,14 +31,14 @@ use super::{GpuOptions, SHADER};
 #[derive(Debug)]
 pub struct GpuCollider {
     pub(super) options: GpuOptions,
-    pub(super) stencil: wgpu::TextureView,
-    pub(super) write: wgpu::RenderPipeline,
-    pub(super) test: wgpu::RenderPipeline,
-    pub(super) mesh_write: wgpu::RenderPipeline,
-    pub(super) mesh_test: wgpu::RenderPipeline,
+    /// The render target the pair quads are drawn over (its contents are never used: the
+    /// fragments write their answers to a storage buffer).
+    pub(super) target: wgpu::TextureView,
+    /// Pair quads; `None` where fragment shaders cannot write storage buffers (wgpu's GL
+    /// backend), and every query then takes the exact compute path.
+    pub(super) pair: Option<wgpu::RenderPipeline>,
     pub(super) area: wgpu::ComputePipeline,
-    pub(super) render_layout: wgpu::BindGroupLayout,
-    pub(super) compute_layout: wgpu::BindGroupLayout,
+    pub(super) layout: wgpu::BindGroupLayout,
 }
 
 fn storage(binding: u32, visibility: wgpu::ShaderStages, read_only: bool) -> wgpu::BindGroupLayoutEntry {
@@ -76,14 +79,14 @@ impl GpuCollider {
     pub fn with_options(device: &wgpu::Device, mut options: GpuOptions) -> Self {
         options.target_size = options.target_size.clamp(16, 4096).next_power_of_two();
         let side = options.target_size;
-        let stencil = device
+        let target = device
             .create_texture(&wgpu::TextureDescriptor {
-                label: Some("pixel-collide stencil"),
+                label: Some("pixel-collide target"),
                 size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: 1 },
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Depth24PlusStencil8,
+                format: TARGET_FORMAT,
                 usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
                 view_formats: &[],
             })
@@ -92,90 +95,63 @@ impl GpuCollider {
             label: Some("pixel-collide"),
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
         });
-        let vf = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
-        let render_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("pixel-collide render"),
+        // Fragment-stage writable storage (the pair answers) is not on wgpu's GL backend.
+        let quads = device.adapter_info().backend != wgpu::Backend::Gl;
+        let (v, f, c) = (wgpu::ShaderStages::VERTEX, wgpu::ShaderStages::FRAGMENT, wgpu::ShaderStages::COMPUTE);
+        let f = if quads { f } else { wgpu::ShaderStages::NONE };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("pixel-collide"),
             entries: &[
-                storage(0, vf, true),
-                storage(1, wgpu::ShaderStages::FRAGMENT, true),
-                uniform(2, wgpu::ShaderStages::VERTEX),
+                storage(0, v | c, true),
+                storage(1, f | c, true),
+                uniform(2, v | c),
+                storage(3, v | c, true),
+                storage(4, f | c, false),
             ],
         });
-        let cs = wgpu::ShaderStages::COMPUTE;
-        let compute_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("pixel-collide area"),
-            entries: &[
-                storage(0, cs, true),
-                storage(1, cs, true),
-                uniform(2, cs),
-                storage(3, cs, true),
-                storage(4, cs, false),
-            ],
-        });
-        let render_pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("pixel-collide render"),
-            bind_group_layouts: &[Some(&render_layout)],
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("pixel-collide"),
+            bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let compute_pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("pixel-collide area"),
-            bind_group_layouts: &[Some(&compute_layout)],
-            immediate_size: 0,
-        });
-        let mesh_layout = [Some(wgpu::VertexBufferLayout {
-            array_stride: 8,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x2],
-        })];
-        let pipeline = |compare, pass_op, mesh: bool| {
-            let face = wgpu::StencilFaceState {
-                compare,
-                fail_op: wgpu::StencilOperation::Keep,
-                depth_fail_op: wgpu::StencilOperation::Keep,
-                pass_op,
-            };
+        let pair = quads.then(|| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("pixel-collide"),
-                layout: Some(&render_pl),
+                label: Some("pixel-collide pairs"),
+                layout: Some(&pipeline_layout),
                 vertex: wgpu::VertexState {
                     module: &module,
-                    entry_point: Some(if mesh { "vs_mesh" } else { "vs" }),
+                    entry_point: Some("vs_pair"),
                     compilation_options: Default::default(),
-                    buffers: if mesh { &mesh_layout } else { &[] },
+                    buffers: &[],
                 },
                 primitive: wgpu::PrimitiveState::default(),
                 depth_stencil: Some(wgpu::DepthStencilState {
-                    format: wgpu::TextureFormat::Depth24PlusStencil8,
+                    format: TARGET_FORMAT,
                     depth_write_enabled: Some(false),
                     depth_compare: Some(wgpu::CompareFunction::Always),
-                    stencil: wgpu::StencilState { front: face, back: face, read_mask: 0xff, write_mask: 0xff },
+                    stencil: wgpu::StencilState::default(),
                     bias: wgpu::DepthBiasState::default(),
                 }),
                 multisample: wgpu::MultisampleState::default(),
-                // Meshes: coverage by the rasterizer alone, no fragment stage.
-                fragment: (!mesh).then(|| wgpu::FragmentState {
+                fragment: Some(wgpu::FragmentState {
                     module: &module,
-                    entry_point: Some("fs"),
+                    entry_point: Some("fs_pair"),
                     compilation_options: Default::default(),
                     targets: &[],
                 }),
                 multiview_mask: None,
                 cache: None,
             })
-        };
-        let write = pipeline(wgpu::CompareFunction::Always, wgpu::StencilOperation::Replace, false);
-        let test = pipeline(wgpu::CompareFunction::Equal, wgpu::StencilOperation::Keep, false);
-        let mesh_write = pipeline(wgpu::CompareFunction::Always, wgpu::StencilOperation::Replace, true);
-        let mesh_test = pipeline(wgpu::CompareFunction::Equal, wgpu::StencilOperation::Keep, true);
+        });
         let area = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("pixel-collide area"),
-            layout: Some(&compute_pl),
+            layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some("area"),
             compilation_options: Default::default(),
             cache: None,
         });
-        Self { options, stencil, write, test, mesh_write, mesh_test, area, render_layout, compute_layout }
+        Self { options, target, pair, area, layout }
     }
 
     /// The options in use.

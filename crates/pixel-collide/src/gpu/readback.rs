@@ -1,16 +1,17 @@
-//! One submission's results on their way back: mapping the read-back buffers and turning
-//! occlusion counts and exact areas into answers.
+//! One submission's results on their way back: mapping the read-back buffer and turning the
+//! answer words and exact areas into answers.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::{Id, SLOTS_PER_SET};
+use super::{BatchStats, Id};
 use crate::Error;
 
-/// Where one query's answer lies: its occlusion slots and compute jobs.
+/// Where one query's answer lies: its answer word (set by its pair quads) and compute jobs.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct QueryPlan {
-    pub(super) slots: (usize, usize),
+    /// Pair quads were drawn for it (its answer word, after the jobs' counts, is meaningful).
+    pub(super) quads: bool,
     pub(super) jobs: (usize, usize),
     /// An area query.
     pub(super) area: bool,
@@ -23,10 +24,13 @@ pub(super) struct QueryPlan {
 #[must_use = "call read_back after submitting the encoder"]
 pub struct Recorded {
     pub(super) plan: Vec<QueryPlan>,
-    pub(super) slots: usize,
+    pub(super) quads: usize,
     pub(super) jobs: usize,
-    pub(super) occlusion: Option<wgpu::Buffer>,
-    pub(super) counts: Option<wgpu::Buffer>,
+    /// The jobs' counts, then one answer word per query.
+    pub(super) read: Option<wgpu::Buffer>,
+    pub(super) words: usize,
+    /// Boxed: [`Pending::try_take`] hands a `Pending` back by value.
+    pub(super) stats: Box<BatchStats>,
 }
 
 impl Recorded {
@@ -34,7 +38,7 @@ impl Recorded {
     pub fn read_back(self) -> Pending {
         let done = Arc::new(AtomicUsize::new(0));
         let failure = Arc::new(Mutex::new(None));
-        for buffer in [&self.occlusion, &self.counts].into_iter().flatten() {
+        if let Some(buffer) = &self.read {
             let (done, failure) = (done.clone(), failure.clone());
             buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
                 if let Err(e) = r {
@@ -46,9 +50,15 @@ impl Recorded {
         Pending { recorded: self, done, failure }
     }
 
-    /// Occlusion slots recorded (after the bounding-rectangle prefilter and tiling).
+    /// Pair quads recorded (after the bounding-rectangle prefilter and tiling): one per
+    /// candidate member and tile.
     pub fn slot_count(&self) -> usize {
-        self.slots
+        self.quads
+    }
+
+    /// The GPU commands the batch was recorded with.
+    pub fn stats(&self) -> BatchStats {
+        *self.stats
     }
 
     /// Exact-area jobs recorded.
@@ -67,7 +77,7 @@ pub struct Pending {
 
 impl Pending {
     fn buffers(&self) -> usize {
-        usize::from(self.recorded.occlusion.is_some()) + usize::from(self.recorded.counts.is_some())
+        usize::from(self.recorded.read.is_some())
     }
 
     /// Blocks until the results are back (same-frame delivery).
@@ -98,37 +108,32 @@ impl Pending {
         if let Some(e) = self.failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
             return Err(Error::ReadBack(e));
         }
-        let read = |b: &Option<wgpu::Buffer>, n: usize, size: usize| -> Result<Vec<u8>, Error> {
-            match b {
-                None => Ok(Vec::new()),
-                Some(b) => {
-                    let view = b.slice(..).get_mapped_range().map_err(|e| Error::ReadBack(e.to_string()))?;
-                    let bytes = view[..n * size].to_vec();
-                    drop(view);
-                    b.unmap();
-                    Ok(bytes)
-                }
-            }
-        };
-        let occ_bytes = read(&self.recorded.occlusion, self.recorded.slots.div_ceil(SLOTS_PER_SET) * SLOTS_PER_SET, 8)?;
-        let cnt_bytes = read(&self.recorded.counts, self.recorded.jobs, 4)?;
-        let occ: Vec<u64> =
-            occ_bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())).collect();
-        let cnt: Vec<u32> =
-            cnt_bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect();
+        let mut words = Vec::new();
+        if let Some(b) = &self.recorded.read {
+            let view = b.slice(..).get_mapped_range().map_err(|e| Error::ReadBack(e.to_string()))?;
+            words.extend(
+                view.chunks_exact(4)
+                    .take(self.recorded.words)
+                    .map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())),
+            );
+            drop(view);
+            b.unmap();
+        }
+        let jobs = self.recorded.jobs;
         let answers = self
             .recorded
             .plan
             .iter()
-            .map(|p| {
-                let occluded = (p.slots.0..p.slots.0 + p.slots.1).any(|s| occ.get(s).is_some_and(|&v| v != 0));
+            .enumerate()
+            .map(|(q, p)| {
                 let area: u64 =
-                    (p.jobs.0..p.jobs.0 + p.jobs.1).map(|j| u64::from(cnt.get(j).copied().unwrap_or(0))).sum();
-                let overlaps = if p.exact { area > 0 } else { occluded };
+                    (p.jobs.0..p.jobs.0 + p.jobs.1).map(|j| u64::from(words.get(j).copied().unwrap_or(0))).sum();
+                let hit = p.quads && words.get(jobs + q).is_some_and(|&w| w != 0);
+                let overlaps = if p.exact { area > 0 } else { hit };
                 Answer { overlaps, area: p.area.then_some(area) }
             })
             .collect();
-        Ok(Results { answers })
+        Ok(Results { answers, stats: *self.recorded.stats })
     }
 }
 
@@ -138,11 +143,21 @@ struct Answer {
     area: Option<u64>,
 }
 
-/// The answers of one batch, indexed by the query ids it handed out.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The answers of one batch, indexed by the query ids it handed out. Two results are equal when
+/// their answers are (whatever their [`BatchStats`]).
+#[derive(Clone, Debug)]
 pub struct Results {
     answers: Vec<Answer>,
+    stats: BatchStats,
 }
+
+impl PartialEq for Results {
+    fn eq(&self, other: &Self) -> bool {
+        self.answers == other.answers
+    }
+}
+
+impl Eq for Results {}
 
 impl Results {
     /// Whether query `q` found a shared solid pixel (false for an id not in the batch).
@@ -154,6 +169,11 @@ impl Results {
     /// queries).
     pub fn area(&self, q: Id) -> Option<u64> {
         self.answers.get(q.0).and_then(|a| a.area)
+    }
+
+    /// The GPU commands the batch took (see [`BatchStats`]).
+    pub fn stats(&self) -> BatchStats {
+        self.stats
     }
 
     /// Number of answers.

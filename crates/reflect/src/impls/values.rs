@@ -24,6 +24,87 @@ fn names_infinity(text: &str) -> bool {
     digits.eq_ignore_ascii_case("inf") || digits.eq_ignore_ascii_case("infinity")
 }
 
+/// `text` without surrounding whitespace (as `str::trim`), answering at once when the first
+/// and last bytes are visible ASCII, as they are in nearly every value written to a document.
+#[inline]
+fn trim(text: &str) -> &str {
+    match text.as_bytes() {
+        [first, .., last] if (0x21..0x7f).contains(first) && (0x21..0x7f).contains(last) => text,
+        [only] if (0x21..0x7f).contains(only) => text,
+        _ => text.trim(),
+    }
+}
+
+/// `[+-]digits[.digits]` with at most `max_digits` digits in all: the sign, the digits as an
+/// integer, and the number of digits after the point. Anything else (exponents, `inf`, `.5`,
+/// `1.`, more digits) is `None` and goes to the standard library's parser.
+#[inline]
+fn simple_decimal(text: &[u8], max_digits: usize) -> Option<(bool, u64, usize)> {
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    // At most one point, so at most `max_digits + 1` bytes.
+    if digits.len() > max_digits + 1 {
+        return None;
+    }
+    let (mut mantissa, mut point) = (0u64, usize::MAX);
+    for (i, &b) in digits.iter().enumerate() {
+        let d = b.wrapping_sub(b'0');
+        if d < 10 {
+            mantissa = mantissa * 10 + u64::from(d);
+        } else if b == b'.' && point == usize::MAX {
+            point = i;
+        } else {
+            return None;
+        }
+    }
+    let len = digits.len();
+    if point == usize::MAX {
+        // All digits: at least one, at most `max_digits`.
+        return (len != 0 && len <= max_digits).then_some((negative, mantissa, 0));
+    }
+    // A point with digits on both sides.
+    (point != 0 && point + 1 != len).then_some((negative, mantissa, len - point - 1))
+}
+
+/// Powers of ten exact in `f32` (5^10 < 2^24).
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+/// Powers of ten exact in `f64` (5^22 < 2^53).
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// A short plain decimal read exactly: when the digits fit the float's mantissa (at most 7
+/// for `f32`, 15 for `f64`) the integer and the power of ten are both exact, so one IEEE
+/// division rounds correctly and gives the same bits as the standard library's parser (this is
+/// the parser's own fast path, without its general number scanner). `None`: use that parser.
+trait FastDecimal: Sized {
+    fn fast_decimal(text: &str) -> Option<Self>;
+}
+
+impl FastDecimal for f32 {
+    #[inline]
+    #[allow(clippy::cast_precision_loss)] // at most 7 digits: below 2^24, exact
+    fn fast_decimal(text: &str) -> Option<Self> {
+        let (negative, mantissa, scale) = simple_decimal(text.as_bytes(), 7)?;
+        let v = mantissa as f32 / POW10_F32[scale];
+        Some(if negative { -v } else { v })
+    }
+}
+
+impl FastDecimal for f64 {
+    #[inline]
+    #[allow(clippy::cast_precision_loss)] // at most 15 digits: below 2^53, exact
+    fn fast_decimal(text: &str) -> Option<Self> {
+        let (negative, mantissa, scale) = simple_decimal(text.as_bytes(), 15)?;
+        let v = mantissa as f64 / POW10_F64[scale];
+        Some(if negative { -v } else { v })
+    }
+}
+
 /// `Typed` and `Reflect` for a leaf type.
 macro_rules! leaf_info {
     ($t:ty, $name:expr, $kind:expr) => {
@@ -69,7 +150,26 @@ macro_rules! float {
             }
             #[inline]
             fn parse_text(&mut self, text: &str) -> Result<(), ParseError> {
-                let text = text.trim();
+                let text = trim(text);
+                if let Some(v) = <$t as FastDecimal>::fast_decimal(text) {
+                    *self = v;
+                    return Ok(());
+                }
+                self.parse_general(text)
+            }
+            fn as_f64(&self) -> Option<f64> {
+                Some(f64::from(*self))
+            }
+            fn set_f64(&mut self, value: f64) -> bool {
+                *self = value as $t;
+                true
+            }
+        }
+        impl GeneralFloat for $t {
+            /// Any float text the standard library reads (exponents, `inf`, `NaN`, long
+            /// digit strings), out of line so the short-decimal path stays small.
+            #[inline(never)]
+            fn parse_general(&mut self, text: &str) -> Result<(), ParseError> {
                 match text.parse::<$t>() {
                     // A finite literal that rounds to infinity is out of range, not `inf`.
                     Ok(v) if v.is_infinite() && !names_infinity(text) => Err(ParseError {
@@ -83,15 +183,13 @@ macro_rules! float {
                     Err(_) => Err(ParseError { expected: stringify!($t), reason: "not a number".to_string() }),
                 }
             }
-            fn as_f64(&self) -> Option<f64> {
-                Some(f64::from(*self))
-            }
-            fn set_f64(&mut self, value: f64) -> bool {
-                *self = value as $t;
-                true
-            }
         }
     };
+}
+
+/// The general float reader behind `parse_text`.
+trait GeneralFloat {
+    fn parse_general(&mut self, text: &str) -> Result<(), ParseError>;
 }
 float!(f32, 32);
 float!(f64, 64);
@@ -109,7 +207,7 @@ macro_rules! int {
             }
             #[inline]
             fn parse_text(&mut self, text: &str) -> Result<(), ParseError> {
-                match text.trim().parse::<$t>() {
+                match trim(text).parse::<$t>() {
                     Ok(v) => {
                         *self = v;
                         Ok(())
@@ -156,7 +254,7 @@ impl Value for bool {
     }
     /// Accepts `true`/`false` and `1`/`0`.
     fn parse_text(&mut self, text: &str) -> Result<(), ParseError> {
-        *self = match text.trim() {
+        *self = match trim(text) {
             "true" | "1" => true,
             "false" | "0" => false,
             _ => return Err(ParseError { expected: "bool", reason: "expected true, false, 1 or 0".to_string() }),
@@ -250,5 +348,81 @@ mod tests {
         assert_eq!(b, 255);
         assert!(b.set_f64(2.6));
         assert_eq!(b, 3);
+    }
+
+    /// The short-decimal path gives the standard library's bits for every text it takes,
+    /// and leaves every other text to it.
+    #[test]
+    fn short_decimals_read_as_the_standard_parser_does() {
+        let mut texts: alloc::vec::Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "0.0",
+            "-0.0",
+            "111.11",
+            "-111.11",
+            "+3",
+            "1.5",
+            "9999999",
+            "99999.99",
+            "0.1234567",
+            "16777216",
+            "16777217",
+            "1234567.1",
+            ".5",
+            "1.",
+            "-",
+            "+",
+            "",
+            "1.2.3",
+            "1e5",
+            "1_0",
+            "0x10",
+            "--1",
+            "999999999999999",
+            "9007199254740993",
+            "0.000000000000001",
+            "123456789012345.6",
+        ]
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+        // Random digit strings with a point somewhere and an optional sign (a fixed LCG).
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        for _ in 0..20_000 {
+            let len = 1 + next(17) as usize;
+            let mut t: String = (0..len).map(|_| char::from(b'0' + next(10) as u8)).collect();
+            if len > 1 && next(2) == 0 {
+                t.insert(1 + next(len as u64 - 1) as usize, '.');
+            }
+            match next(3) {
+                0 => t.insert(0, '-'),
+                1 => t.insert(0, '+'),
+                _ => {}
+            }
+            texts.push(t);
+        }
+        for t in &texts {
+            if let Some(v) = f32::fast_decimal(t) {
+                assert_eq!(Some(v.to_bits()), t.parse::<f32>().ok().map(f32::to_bits), "f32 {t:?}");
+            }
+            if let Some(v) = f64::fast_decimal(t) {
+                assert_eq!(Some(v.to_bits()), t.parse::<f64>().ok().map(f64::to_bits), "f64 {t:?}");
+            }
+            let (mut a, mut b) = (0.5f32, 0.5f64);
+            assert_eq!(a.parse_text(t).is_ok(), t.parse::<f32>().is_ok(), "{t:?}");
+            assert_eq!(b.parse_text(t).is_ok(), t.parse::<f64>().is_ok(), "{t:?}");
+        }
+        for t in ["", " ", "x", " x", "x ", "\u{b}1\u{b}", "\u{a0}1", "1\u{3000}", "\t1\n", "~", "\u{7f}", "é", "a b"]
+        {
+            assert_eq!(trim(t), t.trim(), "{t:?}");
+        }
+        assert_eq!(f32::fast_decimal("111.11"), Some(111.11));
+        assert_eq!(f32::fast_decimal("1e5"), None);
     }
 }

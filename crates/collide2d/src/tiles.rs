@@ -1,12 +1,37 @@
-//! Belongs in lore-collide2d: the outline of a tile grid as merged segments (`tile_outline`), so a
-//! tile level collides as a few long segments with no seams between neighbouring tiles.
+//! Tile grids as collision geometry: [`tile_outline`] turns a grid of solid and empty cells
+//! into the few long segments of its outline, so a tile level collides with no seams between
+//! neighbouring tiles and no faces hidden between two solid tiles.
 //!
-//! Grid convention (y-up, like the rest of collide2d): cell `(x, y)` covers
+//! Grid convention (y-up, like the rest of the crate): cell `(x, y)` covers
 //! `origin + [x, x + 1] × [y, y + 1] · tile_size`, row 0 at the bottom. Cells outside the grid
 //! count as empty, so the grid's outer faces are part of the outline.
+//!
+//! ```
+//! use lore_collide2d::{SlideOptions, glam::vec2, slide_disk_swept, tiles::tile_outline};
+//!
+//! # fn main() -> Result<(), lore_collide2d::Error> {
+//! // A 6 × 3 room: a floor row, a wall column on each side.
+//! let rows = ["#....#", "#....#", "######"]; // top row first, as it reads
+//! let solid = |x: u32, y: u32| rows[2 - y as usize].as_bytes()[x as usize] == b'#';
+//! let walls = tile_outline(6, 3, vec2(0.0, 0.0), 1.0, solid)?;
+//! // The floor's top face is one segment from x = 1 to x = 5, however many tiles it spans.
+//! assert!(walls.iter().any(|s| s.a == vec2(5.0, 1.0) && s.b == vec2(1.0, 1.0)));
+//!
+//! // A disk sliding right along the floor stops at the east wall.
+//! let mut p = vec2(1.5, 1.3);
+//! for _ in 0..40 {
+//!     p = slide_disk_swept(p, 0.3, vec2(0.2, -0.05), &walls, &SlideOptions::default())?.position;
+//! }
+//! assert!((p.x - 4.7).abs() < 1e-3 && (p.y - 1.3).abs() < 1e-3);
+//! # Ok(())
+//! # }
+//! ```
+
+use alloc::vec::Vec;
 
 use glam::{Vec2, vec2};
-use lore_collide2d::{Error, Segment};
+
+use crate::{Error, Segment};
 
 /// The largest grid side `tile_outline` accepts (keeps the output bounded: at most
 /// `2 · (w + 1) · h + 2 · (h + 1) · w` segments).
@@ -140,6 +165,50 @@ mod tests {
         let inner: Vec<_> = segs.iter().filter(|s| s.length() == 1.0).collect();
         assert_eq!(inner.len(), 4);
         assert!(inner.iter().all(|s| !left_of(s, hole)));
+    }
+
+    #[test]
+    fn every_face_between_solid_and_empty_is_covered_once_with_solid_on_the_left() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg32::seed_from_u64(18);
+        for _ in 0..50 {
+            let (w, h) = (rng.random_range(1..12u32), rng.random_range(1..12u32));
+            let cells: Vec<bool> = (0..w * h).map(|_| rng.random_range(0..3u32) == 0).collect();
+            let at = |x: i64, y: i64| {
+                x >= 0 && y >= 0 && x < i64::from(w) && y < i64::from(h) && cells[(y * i64::from(w) + x) as usize]
+            };
+            let origin = vec2(-3.0, 2.0);
+            let segs = tile_outline(w, h, origin, 0.5, |x, y| at(i64::from(x), i64::from(y))).unwrap();
+            // Cut every segment into unit faces; each must separate a solid cell (left) from an
+            // empty one (right), and no face may appear twice.
+            let mut faces = Vec::new();
+            for s in &segs {
+                let d = (s.b - s.a) / 0.5;
+                let n = d.length().round() as i32;
+                assert!(n >= 1 && (d.length() - n as f32).abs() < 1e-4, "{s:?} is not whole tiles");
+                let step = d / n as f32;
+                for k in 0..n {
+                    let mid = (s.a - origin) / 0.5 + step * (k as f32 + 0.5);
+                    let left = mid + step.perp() * 0.5;
+                    let right = mid - step.perp() * 0.5;
+                    let cell = |p: Vec2| at(p.x.floor() as i64, p.y.floor() as i64);
+                    assert!(cell(left) && !cell(right), "face at {mid} of {s:?}");
+                    faces.push(((mid.x * 2.0).round() as i64, (mid.y * 2.0).round() as i64));
+                }
+            }
+            let total = faces.len();
+            faces.sort_unstable();
+            faces.dedup();
+            assert_eq!(faces.len(), total, "a face is covered twice");
+            // Every solid/empty face of the grid is there.
+            let mut expected = 0;
+            for y in -1..=i64::from(h) {
+                for x in -1..=i64::from(w) {
+                    expected += usize::from(at(x, y) != at(x + 1, y)) + usize::from(at(x, y) != at(x, y + 1));
+                }
+            }
+            assert_eq!(total, expected);
+        }
     }
 
     #[test]

@@ -1,0 +1,90 @@
+//! The heap interface the allocators bench and the `heap_actions` driver share, with lore's
+//! heap and its peers (talc, linked_list_allocator, buddy_system_allocator) behind it, so both
+//! measure exactly the same calls.
+
+use std::alloc::Layout;
+use std::ptr::NonNull;
+
+use lore_allocators::Heap;
+
+/// The operations a heap peer needs for the workloads.
+pub trait BenchHeap {
+    /// Allocates a block, or `None` when the heap cannot.
+    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>>;
+    /// # Safety
+    /// `ptr` was allocated here with `layout`.
+    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout);
+    /// Resizes a block; `None` leaves it as it was. The default is what `GlobalAlloc::realloc`
+    /// does for allocators without their own (linked_list_allocator, buddy_system_allocator):
+    /// allocate, copy, free.
+    ///
+    /// # Safety
+    /// As `free`.
+    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
+        let fresh = self.alloc(Layout::from_size_align(new_size, layout.align()).ok()?)?;
+        // SAFETY: both blocks are live and distinct; the caller's contract for `ptr`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), layout.size().min(new_size));
+            self.free(ptr, layout);
+        }
+        Some(fresh)
+    }
+}
+
+impl BenchHeap for Heap<'_> {
+    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        Heap::alloc(self, layout).ok()
+    }
+    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
+        // As `GlobalAlloc::dealloc` (and talc) get it: with the layout.
+        let _ = Heap::free_sized(self, ptr, layout);
+    }
+    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
+        Heap::realloc(self, ptr, Layout::from_size_align(new_size, layout.align()).ok()?).ok()
+    }
+}
+
+impl BenchHeap for talc::base::Talc<talc::source::Manual, talc::DefaultBinning> {
+    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        // SAFETY: any layout is valid for talc.
+        unsafe { self.allocate(layout) }
+    }
+    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller's contract.
+        unsafe { self.deallocate(ptr.as_ptr(), layout) }
+    }
+    unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
+        // What talc's own `GlobalAlloc::realloc` does: in place if it can, else move.
+        // SAFETY: the caller's contract; `new_size` is non-zero.
+        if unsafe { self.try_realloc_in_place(ptr.as_ptr(), layout, new_size) } {
+            return Some(ptr);
+        }
+        let fresh = BenchHeap::alloc(self, Layout::from_size_align(new_size, layout.align()).ok()?)?;
+        // SAFETY: both blocks are live and distinct; the copy is the smaller size.
+        unsafe {
+            std::ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), layout.size().min(new_size));
+            self.deallocate(ptr.as_ptr(), layout);
+        }
+        Some(fresh)
+    }
+}
+
+impl BenchHeap for linked_list_allocator::Heap {
+    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        self.allocate_first_fit(layout).ok()
+    }
+    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller's contract.
+        unsafe { self.deallocate(ptr, layout) }
+    }
+}
+
+impl BenchHeap for buddy_system_allocator::Heap<32> {
+    fn alloc(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        buddy_system_allocator::Heap::alloc(self, layout).ok()
+    }
+    unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller's contract.
+        unsafe { self.dealloc(ptr, layout) };
+    }
+}

@@ -1,0 +1,203 @@
+//! An [egui](https://docs.rs/egui) inspector for [`lore_reflect`] values: point it at any
+//! reflected value and it lays out the value's fields from its type info with typed widgets,
+//! edits them in place, and tells you which fields changed.
+//!
+//! | value | widget |
+//! | --- | --- |
+//! | `f32`, `i32`, … | a drag value, or a slider over `#[reflect(range = lo..=hi, step = s)]` |
+//! | `bool` | a checkbox |
+//! | `String`, `char`, `reflect_value!` types | a text field |
+//! | `#[reflect(color)]` three or four numbers | a color button |
+//! | glam vectors, small structs of numbers | one line of drag values |
+//! | enums, `Option` | a variant picker, then the variant's fields |
+//! | structs | a collapsible block of rows |
+//! | `Vec`, arrays, string-keyed maps | a row per element, `+` / `−` for growable lists |
+//!
+//! Doc comments of fields and variants show as hover text.
+//!
+//! # Edits are all or nothing
+//!
+//! The widgets only read the value; what the user does becomes a list of [`Edit`]s (a path and
+//! the new number, text, variant…), applied after the frame is laid out by [`edit::apply`]. An
+//! edit that fails (text that does not read as a `char`, say) is undone together with every
+//! other edit of the frame, the field shows the error and keeps the typed text so it can be
+//! fixed, and the value stays exactly as it was. [`Inspector::show_checked`] adds the caller's
+//! own rule (a speed limit, a radius the game can draw): a refused result is undone the same
+//! way, and its message shows beside the edited field.
+//!
+//! ```
+//! use lore_reflect::Reflect;
+//! use lore_reflect_egui::Inspector;
+//!
+//! #[derive(Reflect, Default)]
+//! struct Enemy {
+//!     /// Tiles per second.
+//!     #[reflect(range = 0.0..=10.0)]
+//!     speed: f32,
+//!     name: String,
+//! }
+//!
+//! let mut enemy = Enemy { speed: 1.5, name: "bat".into() };
+//! let ctx = egui::Context::default();
+//! let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+//!     let changes = Inspector::new("enemy").show_checked(ui, &mut enemy, |value| {
+//!         match value.downcast_ref::<Enemy>() {
+//!             Some(e) if e.name.is_empty() => Err("an enemy needs a name".to_owned()),
+//!             _ => Ok(()),
+//!         }
+//!     });
+//!     if changes.any() {
+//!         // changes.paths() lists what the user edited: "speed", "name".
+//!     }
+//! });
+//! output.textures_delta.clear(); // a renderer would upload the font texture
+//! ```
+//!
+//! The edit logic works without a UI, for tests and scripted edits:
+//!
+//! ```
+//! use lore_reflect::Reflect;
+//! use lore_reflect_egui::edit::{Edit, apply};
+//!
+//! #[derive(Reflect, Default)]
+//! struct Enemy { speed: f32, initial: char }
+//!
+//! let mut enemy = Enemy { speed: 1.5, initial: 'b' };
+//! let edits = [
+//!     Edit::Number { path: "speed".into(), value: 3.0 },
+//!     Edit::Text { path: "initial".into(), text: "two letters".into() },
+//! ];
+//! let err = apply(&mut enemy, &edits).unwrap_err();
+//! assert!(err.to_string().contains("initial"));
+//! assert_eq!((enemy.speed, enemy.initial), (1.5, 'b')); // nothing applied
+//! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+pub mod edit;
+mod widgets;
+
+pub use edit::{Changes, Edit, EditError};
+/// The egui this crate draws with, re-exported so callers match its version.
+pub use egui;
+
+use lore_reflect::Reflect;
+use widgets::{FieldState, Pass};
+
+/// An inspector: a name for the widgets' state (text being typed, the last refusal of each
+/// field) kept in the egui context between frames. It is a small `Copy` value; make one per
+/// inspected value, each with its own id salt, every frame.
+#[derive(Clone, Copy, Debug)]
+pub struct Inspector {
+    id: egui::Id,
+}
+
+impl Inspector {
+    /// An inspector whose state lives under `id_salt` (distinct for each value shown at once).
+    #[must_use]
+    pub fn new(id_salt: impl std::hash::Hash + std::fmt::Debug) -> Self {
+        Self { id: egui::Id::unique(("lore-reflect-egui", id_salt)) }
+    }
+
+    /// The egui id of the text field editing the value at `path` (lore-reflect path syntax
+    /// from the inspected value, e.g. `"name"` or `"tags[2]"`), to give it focus.
+    #[must_use]
+    pub fn field_id(&self, path: &str) -> egui::Id {
+        self.id.with(path)
+    }
+
+    /// The last refusal of an edit of the value at `path`, while it is shown.
+    #[must_use]
+    pub fn error(&self, ctx: &egui::Context, path: &str) -> Option<String> {
+        self.state(ctx, path).error
+    }
+
+    /// Lays out `value`'s fields and returns the edits the user made this frame, without
+    /// applying them: apply them with [`edit::apply`] (to this value or a copy), then pass the
+    /// result to [`report`](Self::report) so a refusal shows under its field.
+    /// [`show`](Self::show) does all three.
+    pub fn edits(&self, ui: &mut egui::Ui, value: &dyn Reflect) -> Vec<Edit> {
+        let mut pass = Pass { inspector: self, edits: Vec::new() };
+        ui.push_id(self.id, |ui| pass.root(ui, value));
+        pass.edits
+    }
+
+    /// Lays out `value`'s fields, applies this frame's edits all or nothing, and returns the
+    /// changed paths. A refused edit leaves `value` unchanged; its error shows under the field
+    /// and is in [`Changes::refused`].
+    pub fn show(&self, ui: &mut egui::Ui, value: &mut dyn Reflect) -> Changes {
+        self.show_checked(ui, value, |_| Ok(()))
+    }
+
+    /// As [`show`](Self::show), and `check` (called only when something changed) may refuse the
+    /// edited value with a message; the edits are then undone and the message shows under the
+    /// edited field.
+    pub fn show_checked(
+        &self,
+        ui: &mut egui::Ui,
+        value: &mut dyn Reflect,
+        check: impl FnOnce(&dyn Reflect) -> Result<(), String>,
+    ) -> Changes {
+        let edits = self.edits(ui, value);
+        if edits.is_empty() {
+            return Changes::default();
+        }
+        let result = edit::apply_checked(value, &edits, check);
+        self.report(ui.ctx(), &edits, &result);
+        match result {
+            Ok(changes) => changes,
+            Err(err) => Changes::with_refused(err),
+        }
+    }
+
+    /// Shows the outcome of `edits` (from [`edits`](Self::edits)) that the caller applied
+    /// itself, for instance to a copy it then validates: a refusal shows under its field until
+    /// an edit of that field succeeds, and a success clears the field's earlier refusal.
+    pub fn report(&self, ctx: &egui::Context, edits: &[Edit], result: &Result<Changes, EditError>) {
+        match result {
+            Ok(_) => {
+                for e in edits {
+                    let mut state = self.state(ctx, e.path());
+                    state.error = None;
+                    if !ctx.memory(|m| m.has_focus(self.field_id(e.path()))) {
+                        state.text = None;
+                    }
+                    self.set_state(ctx, e.path(), state);
+                }
+            }
+            Err(err) => {
+                let mut state = self.state(ctx, err.path());
+                state.error = Some(err.to_string());
+                self.set_state(ctx, err.path(), state);
+            }
+        }
+        if !edits.is_empty() {
+            ctx.request_repaint();
+        }
+    }
+
+    fn state_id(&self, path: &str) -> egui::Id {
+        self.field_id(path).with("lore-reflect-egui state")
+    }
+
+    pub(crate) fn state(&self, ctx: &egui::Context, path: &str) -> FieldState {
+        ctx.data(|d| d.get_temp::<FieldState>(self.state_id(path))).unwrap_or_default()
+    }
+
+    pub(crate) fn set_state(&self, ctx: &egui::Context, path: &str, state: FieldState) {
+        let id = self.state_id(path);
+        ctx.data_mut(|d| {
+            if state.text.is_none() && state.error.is_none() {
+                d.remove::<FieldState>(id);
+            } else {
+                d.insert_temp(id, state);
+            }
+        });
+    }
+}
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
