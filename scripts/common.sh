@@ -34,6 +34,15 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 }
 
+# disk_use : the size of target/ and the free space under it, for the stage lines (a CI disk
+# once filled up mid-run).
+disk_use() {
+  local size free
+  size=$(du -sh target 2>/dev/null | cut -f1)
+  free=$(df -h --output=avail . 2>/dev/null | tail -n 1 | tr -d ' ')
+  echo "target ${size:-0}, ${free:-?} free"
+}
+
 # stage NAME CMD... : runs a stage, timing it; stops the script on failure.
 stage() {
   local name=$1; shift
@@ -41,7 +50,7 @@ stage() {
   echo
   echo "==> $name"
   if "$@"; then
-    echo "<== $name: ok ($((SECONDS - start)) s)"
+    echo "<== $name: ok ($((SECONDS - start)) s; $(disk_use))"
   else
     local rc=$?
     echo "<== $name: FAILED (exit $rc, $((SECONDS - start)) s)" >&2

@@ -37,7 +37,10 @@ stage "long tests (release, --ignored)" cargo test --release --tests \
 # The file-safety tests that mount a small tmpfs (a full disk, a read-only folder) need root:
 # CI runs as root; elsewhere the stage says it did not run and why.
 if [ "$(id -u)" -eq 0 ]; then
-  stage "full-disk and read-only tests (tmpfs, root)" cargo test -p lore-bitpack -p lore-maze -p lore-editor \
+  # No -p: the targets are picked by name among the default members (lore-bitpack's safety and
+  # cli, lore-maze's cli, lore-editor's files), so the debug build of the stage above is reused
+  # as it is; a -p selection unifies features differently and rebuilt half the workspace.
+  stage "full-disk and read-only tests (tmpfs, root)" cargo test \
     --test safety --test cli --test files -- --ignored
 else
   echo
