@@ -161,91 +161,125 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
 }
 
 /// `field_by_name` and `field_by_name_mut`: a decision tree over the name's bytes, built at
-/// macro time. The tree first matches the length. Names of up to 8 bytes are then found whole,
-/// as one integer, by a binary search unrolled into compares ([`key_search`]). Longer names go
-/// on by the byte position that splits them best, and so on until one candidate is left,
-/// which is compared whole (a fixed-size array comparison). No hashing loop, and the first
-/// field and the last cost about the same. (The model refuses two fields with one name, so the
-/// names are distinct.)
+/// macro time.
+///
+/// The first reflected field is tested first, as the first arm of a string `match` is: a
+/// length test and one compare of the bytes in memory. The rest of the tree, marked cold so
+/// that the compiler keeps that test in front, matches the length; names of up to 8 bytes are
+/// then found whole, as one integer, by a binary search unrolled into compares
+/// ([`key_search`]); longer names go on by the byte position that splits them best, and so on
+/// until one candidate is left, which is compared whole (a fixed-size array comparison). No
+/// hashing loop: the first field costs what a `match` on the name costs, the others a few
+/// compares more, growing with the logarithm of the number of names of their length.
+///
+/// The tree is one expression, without `return`: each field then keeps its own short exit
+/// (the field's address and its vtable), where early returns let the compiler merge the
+/// exits into one that first loads the field's offset.
+/// (The model refuses two fields with one name, so the names are distinct.)
 fn by_name_methods(live: &[&Field]) -> TokenStream {
+    let Some((first, rest)) = live.split_first() else {
+        return quote! {
+            #[inline]
+            #[allow(unused_variables)]
+            fn field_by_name(&self, name: &str) -> ::core::option::Option<&dyn __lr::Reflect> {
+                ::core::option::Option::None
+            }
+            #[inline]
+            #[allow(unused_variables)]
+            fn field_by_name_mut(&mut self, name: &str) -> ::core::option::Option<&mut dyn __lr::Reflect> {
+                ::core::option::Option::None
+            }
+        };
+    };
     let mut by_len: std::collections::BTreeMap<usize, Vec<&Field>> = std::collections::BTreeMap::new();
-    for &f in live {
+    for &f in rest {
         by_len.entry(f.name.len()).or_default().push(f);
     }
     let tree = |mutable: bool| {
         let arms = by_len.iter().map(|(len, group)| {
-            if *len <= 8 && *len > 0 {
+            let body = if (1..=8).contains(len) {
                 // Short names: the whole name as one integer, found by a binary search the
                 // derive unrolls into compares (direct branches, no jump table).
-                let mut keyed: Vec<(u64, TokenStream)> = group
-                    .iter()
-                    .map(|f| {
-                        let mut k = [0u8; 8];
-                        k[..*len].copy_from_slice(f.name.as_bytes());
-                        let member = &f.member;
-                        let r = if mutable {
-                            quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
-                        } else {
-                            quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
-                        };
-                        (u64::from_le_bytes(k), r)
-                    })
-                    .collect();
+                let mut keyed: Vec<(u64, TokenStream)> =
+                    group.iter().map(|f| (short_key(&f.name), field_ref(f, mutable))).collect();
                 keyed.sort_by_key(|(k, _)| *k);
+                let load = load_short_key(*len);
                 let search = key_search(&keyed);
-                return quote! {
-                    #len => {
-                        let __b = match <&[u8; #len] as ::core::convert::TryFrom<&[u8]>>::try_from(__b) {
-                            ::core::result::Result::Ok(__b) => __b,
-                            ::core::result::Result::Err(_) => return ::core::option::Option::None,
-                        };
-                        let mut __k = [0u8; 8];
-                        __k[..#len].copy_from_slice(__b);
-                        let __k = u64::from_le_bytes(__k);
-                        #search
-                    }
-                };
-            }
-            let node = byte_node(group, *len, &mut Vec::new(), mutable);
+                quote!({ #load #search })
+            } else {
+                let node = byte_node(group, *len, &mut Vec::new(), mutable);
+                quote!({ #node })
+            };
             quote! {
-                #len => {
-                    let __b = match <&[u8; #len] as ::core::convert::TryFrom<&[u8]>>::try_from(__b) {
-                        ::core::result::Result::Ok(__b) => __b,
-                        ::core::result::Result::Err(_) => return ::core::option::Option::None,
-                    };
-                    #node
-                }
+                #len => match <&[u8; #len] as ::core::convert::TryFrom<&[u8]>>::try_from(__b) {
+                    ::core::result::Result::Ok(__b) => #body,
+                    ::core::result::Result::Err(_) => ::core::option::Option::None,
+                },
             }
         });
+        // `str == str`: the length, then a `bcmp` that the compiler expands into one compare
+        // against memory only at code generation, so it stays in front of the tree's compares.
+        // (One-byte names it folds into the tree earlier; `cold_path` keeps them in front.)
+        let (first_name, first_ref) = (&first.name, field_ref(first, mutable));
         quote! {
-            let __b = name.as_bytes();
-            match __b.len() {
-                #(#arms)*
-                _ => ::core::option::Option::None,
+            if name == #first_name {
+                ::core::option::Option::Some(#first_ref)
+            } else {
+                ::core::hint::cold_path();
+                let __b = name.as_bytes();
+                match __b.len() {
+                    #(#arms)*
+                    _ => ::core::option::Option::None,
+                }
             }
         }
     };
     let (shared, exclusive) = (tree(false), tree(true));
     quote! {
         #[inline]
-        #[allow(unused_variables)]
         fn field_by_name(&self, name: &str) -> ::core::option::Option<&dyn __lr::Reflect> {
             #shared
         }
         #[inline]
-        #[allow(unused_variables)]
         fn field_by_name_mut(&mut self, name: &str) -> ::core::option::Option<&mut dyn __lr::Reflect> {
             #exclusive
         }
     }
 }
 
-/// A binary search over sorted `(key, field)` pairs, unrolled: `__k < pivot` splits until at
-/// most three keys are left, which are tested for equality in turn.
+/// `&self.member as &dyn Reflect` (or `&mut`), spanned on the field's type.
+fn field_ref(f: &Field, mutable: bool) -> TokenStream {
+    let member = &f.member;
+    if mutable {
+        quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
+    } else {
+        quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
+    }
+}
+
+/// A name of up to 8 bytes as one integer: its bytes, little-endian, zero-padded.
+fn short_key(name: &str) -> u64 {
+    let mut k = [0u8; 8];
+    k[..name.len()].copy_from_slice(name.as_bytes());
+    u64::from_le_bytes(k)
+}
+
+/// `let __k = ..;`: [`short_key`] of `__b`, an `&[u8; len]`, at run time.
+fn load_short_key(len: usize) -> TokenStream {
+    quote! {
+        let mut __k = [0u8; 8];
+        __k[..#len].copy_from_slice(__b);
+        let __k = u64::from_le_bytes(__k);
+    }
+}
+
+/// A binary search over sorted `(key, field)` pairs, unrolled into one `if` expression:
+/// `__k < pivot` splits until at most three keys are left, which are tested for equality in
+/// turn.
 fn key_search(keyed: &[(u64, TokenStream)]) -> TokenStream {
     if keyed.len() <= 3 {
-        let tests = keyed.iter().map(|(k, r)| quote!(if __k == #k { return ::core::option::Option::Some(#r); }));
-        return quote!({ #(#tests)* ::core::option::Option::None });
+        let tests = keyed.iter().map(|(k, r)| quote!(if __k == #k { ::core::option::Option::Some(#r) } else));
+        return quote!(#(#tests)* { ::core::option::Option::None });
     }
     let (left, right) = keyed.split_at(keyed.len() / 2);
     let pivot = right[0].0;
@@ -258,12 +292,8 @@ fn key_search(keyed: &[(u64, TokenStream)]) -> TokenStream {
 /// byte at the position that gives the most branches (ties: the smallest largest branch).
 fn byte_node(group: &[&Field], len: usize, used: &mut Vec<usize>, mutable: bool) -> TokenStream {
     if let [f] = group {
-        let (bytes, member) = (syn::LitByteStr::new(f.name.as_bytes(), proc_macro2::Span::call_site()), &f.member);
-        let r = if mutable {
-            quote_spanned!(f.ty.span()=> &mut self.#member as &mut dyn __lr::Reflect)
-        } else {
-            quote_spanned!(f.ty.span()=> &self.#member as &dyn __lr::Reflect)
-        };
+        let bytes = syn::LitByteStr::new(f.name.as_bytes(), proc_macro2::Span::call_site());
+        let r = field_ref(f, mutable);
         return quote! {
             if __b == #bytes { ::core::option::Option::Some(#r) } else { ::core::option::Option::None }
         };

@@ -4,7 +4,7 @@
 //! - `#[derive(Reflect)]` describes a struct or enum (generic or not): its fields with names,
 //!   types, docs and editor attributes ([`TypeInfo`]).
 //! - Values are read and written by name ([`field`](trait.Reflect.html#method.field): a
-//!   derived decision tree over the name's bytes, about the same cost for any field), by path (`"transform.position.x"`, `"items[3]"`,
+//!   derived decision tree over the name's bytes, the first field tested first), by path (`"transform.position.x"`, `"items[3]"`,
 //!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`Handle`]s in hot loops,
 //!   or as text ([`set_text`](trait.Reflect.html#method.set_text) /
 //!   [`to_text`](trait.Reflect.html#method.to_text)): every supported type has a text form that

@@ -143,9 +143,10 @@ impl dyn Reflect {
     }
 
     /// The field called `name` of a struct (or of an enum's active variant), or the value at
-    /// key `name` of a map. Derived structs answer with a decision tree over the name's bytes
-    /// (its length, then the bytes that tell the names of that length apart) and one
-    /// comparison, so the first and the last of 128 fields cost about the same; enums use a
+    /// key `name` of a map. Derived structs test the first field first (its length and one
+    /// compare), then answer with a decision tree over the name's bytes (its length, then the
+    /// bytes that tell the names of that length apart) and one comparison, so the last of 128
+    /// fields costs a few compares more than the first; enums use a
     /// [`NameTable`](crate::NameTable).
     #[inline]
     #[must_use]

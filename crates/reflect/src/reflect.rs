@@ -33,9 +33,9 @@ pub trait Reflect: Any + Send + Sync {
     ///
     /// The default looks the name up in the type's [`NameTable`](crate::NameTable) (struct
     /// fields, the active variant's fields) or in the map; the derive overrides it for structs
-    /// with a decision tree over the name's bytes (a `match` on its length, then on the bytes
-    /// that tell the names of that length apart) and one comparison, so the first field and the
-    /// last cost about the same.
+    /// with a test of the first field, then a decision tree over the name's bytes (a `match` on
+    /// its length, then on the bytes that tell the names of that length apart) and one
+    /// comparison, so the last field costs a few compares more than the first.
     #[inline]
     fn field_by_name(&self, name: &str) -> Option<&dyn Reflect> {
         match self.reflect_ref() {

@@ -353,3 +353,94 @@ fn by_name_lookup_finds_each_field_and_nothing_else() {
     assert_eq!((&t as &dyn Reflect).field("0").and_then(|x| x.downcast_ref::<f32>()), Some(&2.5));
     assert!((&t as &dyn Reflect).field("1").is_none());
 }
+
+#[test]
+fn by_name_lookup_tests_the_first_field_first_and_nothing_else_matches() {
+    // The first declared field shares its length with the other fields and its bytes with
+    // absent names; a name longer by a zero byte reads as the same integer key.
+    #[derive(Reflect, Default)]
+    struct Head {
+        ab: u8,
+        ac: u8,
+        ba: u8,
+        abc: u8,
+        a: u8,
+    }
+    let mut h = Head::default();
+    let r: &mut dyn Reflect = &mut h;
+    for (i, name) in ["ab", "ac", "ba", "abc", "a"].into_iter().enumerate() {
+        *r.field_mut(name).and_then(|f| f.downcast_mut::<u8>()).unwrap() = i as u8 + 1;
+    }
+    assert_eq!([h.ab, h.ac, h.ba, h.abc, h.a], [1, 2, 3, 4, 5]);
+    let r: &dyn Reflect = &h;
+    for (name, want) in [("ab", 1), ("ac", 2), ("ba", 3), ("abc", 4), ("a", 5)] {
+        assert_eq!(r.field(name).and_then(|f| f.downcast_ref::<u8>()), Some(&want), "{name}");
+    }
+    for absent in ["aa", "ad", "bb", "Ab", "ab\0", "a\0", "\0ab", "abd", "b", "", "abcd", "ab ab"] {
+        assert!((&h as &dyn Reflect).field(absent).is_none(), "{absent:?}");
+        assert!((&mut h as &mut dyn Reflect).field_mut(absent).is_none(), "{absent:?}");
+    }
+
+    // One field: the first test is the whole lookup.
+    #[derive(Reflect, Default)]
+    struct One {
+        only: u8,
+    }
+    let mut one = One { only: 7 };
+    assert_eq!((&one as &dyn Reflect).field("only").and_then(|f| f.downcast_ref::<u8>()), Some(&7));
+    for absent in ["onlx", "onl", "only_", "only\0", "", "x"] {
+        assert!((&one as &dyn Reflect).field(absent).is_none(), "{absent:?}");
+    }
+    (&mut one as &mut dyn Reflect).set_text("only", "9").unwrap();
+    assert_eq!(one.only, 9);
+
+    // No field: nothing matches.
+    #[derive(Reflect, Default)]
+    struct Nothing {}
+    let mut nothing = Nothing {};
+    for name in ["", "x", "only"] {
+        assert!((&nothing as &dyn Reflect).field(name).is_none());
+        assert!((&mut nothing as &mut dyn Reflect).field_mut(name).is_none());
+        assert!((&Marker as &dyn Reflect).field(name).is_none());
+    }
+
+    // The first reflected field is the first one tested: a skipped field before it is not
+    // found, a renamed one answers to its new name only, and long names (more than 8 bytes)
+    // and the empty name take the same path.
+    #[derive(Reflect, Default)]
+    struct Renamed {
+        #[reflect(skip)]
+        hidden: u8,
+        #[reflect(rename = "größe")]
+        size: u8,
+        #[reflect(rename = "")]
+        blank: u8,
+        a_long_name_1: u8,
+        a_long_name_2: u8,
+    }
+    let mut v = Renamed::default();
+    let r: &mut dyn Reflect = &mut v;
+    // (Through `field_mut`: the empty path of `set_text` is the whole value.)
+    for (i, name) in ["größe", "", "a_long_name_1", "a_long_name_2"].into_iter().enumerate() {
+        *r.field_mut(name).and_then(|f| f.downcast_mut::<u8>()).unwrap() = i as u8 + 1;
+    }
+    assert_eq!([v.hidden, v.size, v.blank, v.a_long_name_1, v.a_long_name_2], [0, 1, 2, 3, 4]);
+    for absent in ["hidden", "size", "a_long_name_3", "a_long_name_", "größ"] {
+        assert!((&v as &dyn Reflect).field(absent).is_none(), "{absent:?}");
+    }
+    #[derive(Reflect, Default)]
+    struct LongFirst {
+        a_long_name_1: u8,
+        #[reflect(rename = "")]
+        blank: u8,
+        a_long_name_2: u8,
+    }
+    let mut v = LongFirst::default();
+    let r: &mut dyn Reflect = &mut v;
+    for (i, name) in ["a_long_name_1", "", "a_long_name_2"].into_iter().enumerate() {
+        *r.field_mut(name).and_then(|f| f.downcast_mut::<u8>()).unwrap() = i as u8 + 1;
+    }
+    assert_eq!([v.a_long_name_1, v.blank, v.a_long_name_2], [1, 2, 3]);
+    assert!((&v as &dyn Reflect).field("a_long_name_3").is_none());
+    assert!((&v as &dyn Reflect).field("a_long_name_1\0").is_none());
+}
