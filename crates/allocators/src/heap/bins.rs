@@ -1,23 +1,23 @@
-//! The free lists: size classes (bins) with a two-level bitmap for good fit, one list for the
-//! other policies, and the links kept inside free blocks.
+//! The free lists: size classes (bins) with a bitmap of non-empty classes for good fit, one
+//! list for the other policies, and the links kept inside free blocks.
 
 use super::block::{BINS, FREE_TAG, HEADER, Heap, NONE};
 use super::policy::Policy;
 
-/// power of two. Branch-free: `u | 8` makes sizes below 8 units share the first power's
-/// shift of 0, where `s * 8 + (u >> s)` is `u` itself.
+/// The size class of a block of `u` 16-byte units: one class per unit below 16 units, then 8
+/// classes per power of two. Branch-free: `u | 8` makes sizes below 8 units share the first
+/// power's shift of 0, where `s * 8 + (u >> s)` is `u` itself.
 #[inline(always)]
 pub(super) fn bin_of_units(u: usize) -> usize {
     let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
     s * 8 + (u >> s)
 }
 
-/// The first bin whose every block holds at least `u` units (`u` rounded up to the next bin
-/// boundary, then [`bin_of_units`]).
+/// The first class whose every block holds at least `u` units (`u` at least 1): the class
+/// after that of `u - 1`, since classes are contiguous ranges of sizes.
 #[inline(always)]
 pub(super) fn bin_at_least(u: usize) -> usize {
-    let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
-    bin_of_units(u + (1 << s) - 1)
+    bin_of_units(u - 1) + 1
 }
 
 impl Heap<'_> {
@@ -66,41 +66,35 @@ impl Heap<'_> {
 
     /// Marks `off..off+size` free and pushes it on its list. Its left neighbour is used (free
     /// neighbours are always merged), so the header's `PREV_FREE` bit is clear; the caller
-    /// writes the footer ([`Heap::mark_free_end`]).
+    /// writes the footer ([`Heap::set_footer`]) and the next header's flag.
     #[inline(always)]
     pub(super) fn insert_free<const GF: bool>(&mut self, off: usize, size: usize) {
         // (Always below `BINS`, see `bins_are_monotonic_and_cover_the_range`; the mask spares
         // a bounds check.)
         let bin = Self::bin::<GF>(size) % BINS;
         let head = self.heads[bin];
-        // SAFETY: `off` starts a block of `size` bytes inside the area; its header's size,
-        // tag and list words are rewritten, its boundary tag kept.
+        let o = off as u32;
+        // SAFETY: `off` starts a block of `size` bytes inside the area (at least `MIN_BLOCK`):
+        // its header (size and tag), links and list number are rewritten, its footer kept;
+        // `head`, when there is one, is a free block.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
-            p.write(size as u32);
-            p.add(1).write(FREE_TAG ^ off as u32);
+            p.cast::<[u32; 2]>().write([size as u32, FREE_TAG ^ o]);
+            p.add(2).cast::<[u32; 2]>().write([head, NONE]);
             p.add(4).write(bin as u32);
         }
-        let o = off as u32;
-        self.set_next(o, head);
-        self.set_prev(o, NONE);
         if head != NONE {
             self.set_prev(head, o);
         }
         self.heads[bin] = o;
         self.bitmap[bin / 64] |= 1 << (bin % 64);
-        self.summary |= 1 << (bin / 64);
     }
 
-    /// Clears class `bin`'s bit in the bitmap of non-empty lists (and its word's summary bit
-    /// when the word empties): its list has just become empty.
+    /// Clears class `bin`'s bit in the bitmap of non-empty lists: its list has just become
+    /// empty.
     #[inline(always)]
     fn mark_empty(&mut self, bin: usize) {
-        let word = &mut self.bitmap[bin / 64];
-        *word &= !(1 << (bin % 64));
-        if *word == 0 {
-            self.summary &= !(1 << (bin / 64));
-        }
+        self.bitmap[bin / 64] &= !(1 << (bin % 64));
     }
 
     /// Takes the head block `off` off the list of class `bin` (good fit: the class is known

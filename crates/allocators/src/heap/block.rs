@@ -55,11 +55,11 @@ pub struct Heap<'a> {
     pub(super) last_header: usize,
     pub(super) policy: Policy,
     pub(super) heads: [u32; BINS],
+    /// Bit `b` set when class `b`'s list is not empty (good fit).
     pub(super) bitmap: [u64; BINS / 64],
-    /// Bit `w` set when `bitmap[w]` is not zero (the first level of the two-level bitmap).
-    pub(super) summary: u64,
     pub(super) rover: u32,
-    pub(super) used: usize,
+    /// Live allocations. (The bytes they hold are the capacity less the free blocks, which
+    /// [`Heap::stats`](super::HeapStats) adds up: no counter on the hot paths.)
     pub(super) used_blocks: usize,
     pub(super) _region: PhantomData<&'a mut [u8]>,
 }
@@ -69,7 +69,7 @@ impl core::fmt::Debug for Heap<'_> {
         f.debug_struct("Heap")
             .field("policy", &self.policy)
             .field("capacity", &self.len)
-            .field("used", &self.used)
+            .field("used", &self.stats().used)
             .field("used_blocks", &self.used_blocks)
             .finish_non_exhaustive()
     }
@@ -98,9 +98,7 @@ impl<'a> Heap<'a> {
             policy,
             heads: [NONE; BINS],
             bitmap: [0; BINS / 64],
-            summary: 0,
             rover: NONE,
-            used: 0,
             used_blocks: 0,
             _region: PhantomData,
         }
@@ -163,13 +161,24 @@ impl Heap<'_> {
     /// its left neighbour is free.
     #[inline(always)]
     pub(super) fn mark_free_end(&mut self, off: usize, size: usize) {
-        // SAFETY: callers pass a free block's extent; the header after it (possibly the
-        // sentinel) lies inside the region.
+        self.set_footer(off, size);
+        self.set_prev_free(off + size);
+    }
+
+    /// The free block `off..off+size` gets its footer (its size in its last 4 bytes).
+    #[inline(always)]
+    pub(super) fn set_footer(&mut self, off: usize, size: usize) {
+        // SAFETY: callers pass a free block's extent.
+        unsafe { self.base.as_ptr().add(off + size).sub(4).cast::<u32>().write(size as u32) };
+    }
+
+    /// The header at `off` (possibly the sentinel) now has a free left neighbour.
+    #[inline(always)]
+    pub(super) fn set_prev_free(&mut self, off: usize) {
+        // SAFETY: callers pass the offset of a header.
         unsafe {
-            let end = self.base.as_ptr().add(off + size);
-            end.sub(4).cast::<u32>().write(size as u32);
-            let next = end.cast::<u32>();
-            next.write(next.read() | PREV_FREE);
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.write(p.read() | PREV_FREE);
         }
     }
 

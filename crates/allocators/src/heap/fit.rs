@@ -64,9 +64,9 @@ impl Heap<'_> {
     }
 
     /// Finds a free block of at least `need` bytes: the first non-empty size class that
-    /// surely fits, found with the two-level bitmap in two bit scans. Returns the block and,
-    /// when it is the head of its class's list, that class (else `BINS`), so taking it off
-    /// the list needs no look at its neighbours' links.
+    /// surely fits, found with bit scans of the bitmap (one in the usual case). Returns the
+    /// block and, when it is the head of its class's list, that class (else `BINS`), so taking
+    /// it off the list needs no look at its neighbours' links.
     #[inline(always)]
     pub(super) fn find_good(&self, need: usize) -> Option<(usize, usize)> {
         let units = need / 16;
@@ -78,16 +78,19 @@ impl Heap<'_> {
                 let b = word * 64 + bits.trailing_zeros() as usize;
                 return Some((self.heads[b] as usize, b));
             }
-            let words = self.summary & (!0u64 << (word + 1));
-            if words != 0 {
-                let w = words.trailing_zeros() as usize % (BINS / 64);
-                let b = w * 64 + self.bitmap[w].trailing_zeros() as usize;
+            if let Some(b) = self.first_bin_after_word(word) {
                 return Some((self.heads[b] as usize, b));
             }
         }
         // Nothing in a class that surely fits: try the request's own class, whose larger
         // members may still fit (keeps the last bytes usable).
         self.find_in_bin_below(units).map(|off| (off, BINS))
+    }
+
+    /// The first non-empty class in the bitmap words after `word`.
+    #[inline(never)]
+    fn first_bin_after_word(&self, word: usize) -> Option<usize> {
+        (word + 1..BINS / 64).find(|&w| self.bitmap[w] != 0).map(|w| w * 64 + self.bitmap[w].trailing_zeros() as usize)
     }
 
     /// Scans the class of `units` itself for a block large enough.

@@ -35,7 +35,7 @@ use core::alloc::Layout;
 use core::ptr::{self, NonNull};
 
 use crate::error::{Error, Result};
-use block::{BINS, DEAD_TAG, FREE_TAG, HEADER, Hdr, MIN_BLOCK, PREV_FREE, USED_TAG};
+use block::{BINS, DEAD_TAG, FLAGS, FREE_TAG, HEADER, Hdr, MIN_BLOCK, PREV_FREE, USED_TAG};
 
 pub use block::Heap;
 pub use locked::LockedHeap;
@@ -155,6 +155,9 @@ impl Heap<'_> {
         let mut size = self.size_at(off);
         // SAFETY: the whole block is ours to reshape.
         unsafe { self.unpoison_block(off, size) };
+        // A block from a free list has a used left neighbour (free neighbours are always
+        // merged): its header's flag is clear unless a free block is split off in front.
+        let mut flag = 0;
         if align > 16 {
             let payload = self.base.as_ptr() as usize + off + HEADER;
             let mut aligned = (payload + align - 1) & !(align - 1);
@@ -173,42 +176,52 @@ impl Heap<'_> {
                 unsafe { self.poison_free(off, gap) };
                 off += gap;
                 size -= gap;
+                flag = PREV_FREE;
             }
         }
-        // A block from a free list has a used right neighbour (free neighbours are always
-        // merged), so its tail has nothing to merge with.
-        self.used += self.carve::<GF, false>(off, size, need);
+        // A block from a free list has a used right neighbour too, so its tail has nothing to
+        // merge with.
+        self.carve::<GF, false>(off, size, need, flag);
         self.used_blocks += 1;
         // SAFETY: `off` is inside the area, so the payload pointer is not null.
         Some(unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) })
     }
 
     /// Marks the block at `off` (of `size` bytes, already out of the free lists) used with
-    /// `need` bytes, returning the tail as a free block when it is large enough. Returns the
-    /// size the block keeps. With `MERGE` the tail absorbs a free right neighbour (needed when
-    /// `off` was a used block, as in [`Heap::realloc`]).
+    /// `need` bytes and `flag` (its header's `PREV_FREE` bit), returning the tail as a free
+    /// block when it is large enough. Returns the size the block keeps. With `MERGE` the tail
+    /// absorbs a free right neighbour and the header after the block may have a used left
+    /// neighbour (`off` was a used block, as in [`Heap::realloc`]); without, the block came
+    /// from a free list, so the header after it is marked as following a free block already.
     #[inline(always)]
-    pub(super) fn carve<const GF: bool, const MERGE: bool>(&mut self, off: usize, size: usize, need: usize) -> usize {
+    pub(super) fn carve<const GF: bool, const MERGE: bool>(
+        &mut self,
+        off: usize,
+        size: usize,
+        need: usize,
+        flag: u32,
+    ) -> usize {
         let keep = if size - need >= MIN_BLOCK { need } else { size };
-        // SAFETY: `off` is a block header inside the area; its left neighbour's flag is kept.
-        unsafe {
-            let p = self.base.as_ptr().add(off).cast::<u32>();
-            p.write(keep as u32 | (p.read() & PREV_FREE));
-            p.add(1).write(USED_TAG ^ off as u32);
-        }
+        // SAFETY: `off` is a block header inside the area.
+        unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write([keep as u32 | flag, USED_TAG ^ off as u32]) };
         if keep < size {
             let tail = off + keep;
             let mut tail_size = size - keep;
             // (`insert_free` writes the tail's header: its left neighbour is this used block.)
             let after = tail + tail_size;
+            let mut after_flag = MERGE;
             // The sentinel after the last block is marked used: no bounds test needed.
             if MERGE && self.is_free(after) {
                 let s = self.size_at(after);
                 self.remove_free::<GF>(after);
                 tail_size += s;
+                after_flag = false;
             }
             self.insert_free::<GF>(tail, tail_size);
-            self.mark_free_end(tail, tail_size);
+            self.set_footer(tail, tail_size);
+            if after_flag {
+                self.set_prev_free(tail + tail_size);
+            }
             // SAFETY: the tail's extent.
             unsafe { self.poison_free(tail, tail_size) };
         } else {
@@ -217,10 +230,11 @@ impl Heap<'_> {
         keep
     }
 
-    /// The header offset of `ptr` when it is the payload of a used block here, else `None`
-    /// (the reason is then found by [`Heap::misuse`], off the hot path).
+    /// The header offset of `ptr` and the header's size word (flags included) when `ptr` is
+    /// the payload of a used block here, else `None` (the reason is then found by
+    /// [`Heap::misuse`], off the hot path).
     #[inline(always)]
-    pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<usize> {
+    pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<(usize, u32)> {
         let p = ptr.as_ptr() as usize;
         let base = self.base.as_ptr() as usize;
         // One unsigned compare for both ends: a pointer below the first payload wraps around.
@@ -231,11 +245,12 @@ impl Heap<'_> {
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
             return None;
         }
-        // SAFETY: `off` is a 16-aligned offset inside the area, so 16 readable bytes.
-        let h = unsafe { self.hdr(off) };
-        let poisoned = cfg!(feature = "sanitize") && h.tag == u32::from_ne_bytes([crate::POISON; 4]);
-        let size = h.size as usize;
-        (h.tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len).then_some(off)
+        // SAFETY: `off` is a 16-aligned offset inside the area, so 8 readable bytes.
+        let [word, tag] = unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().read() };
+        let poisoned = cfg!(feature = "sanitize") && tag == u32::from_ne_bytes([crate::POISON; 4]);
+        let size = (word & !FLAGS) as usize;
+        (tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len)
+            .then_some((off, word))
     }
 
     /// Why [`Heap::used_block`] rejected `ptr`: [`Error::DoubleFree`] for a block freed
@@ -263,7 +278,7 @@ impl Heap<'_> {
     }
 
     /// Checks that `ptr` is the payload of a used block here and returns its header offset.
-    pub(super) fn validate(&self, ptr: NonNull<u8>) -> Result<usize> {
+    pub(super) fn validate(&self, ptr: NonNull<u8>) -> Result<(usize, u32)> {
         self.used_block(ptr).ok_or_else(|| self.misuse(ptr))
     }
 
@@ -310,28 +325,21 @@ impl Heap<'_> {
     /// unknown).
     #[inline(always)]
     pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>, hint: usize) -> bool {
-        // The likely right neighbour's tag, read before the block's own header is known: the
-        // load does not wait for that one. (Any pointer gives a header offset inside the area
-        // or the sentinel's; the block is at least `hint` long, so for a right layout the
-        // offset is the neighbour's header or inside the block itself.)
-        let guess = (ptr.as_ptr() as usize).wrapping_sub(self.base.as_ptr() as usize + HEADER).wrapping_add(hint) & !15;
-        let mut guess = if guess <= self.len { guess } else { self.len };
+        let Some((off, word)) = self.used_block(ptr) else { return false };
+        // The likely right neighbour's tag: its offset comes from the hint, not from the
+        // header, so the two loads do not wait for each other. (Any hint gives a header
+        // position at most `len`, the sentinel's: `off` and `hint` are multiples of 16.)
+        let mut guess = off.wrapping_add(hint).min(self.len);
         if crate::poison::is_poisoned(self.base.as_ptr().wrapping_add(guess + 4)) {
             guess = self.len;
         }
-        // SAFETY: `guess` is a multiple of 16 at most `len`: a header position (the sentinel's
-        // at `len`) with 8 readable, 4-aligned bytes.
+        // SAFETY: `guess` is a header position (see above) with 8 readable, 4-aligned bytes.
         let guess_tag = unsafe { self.base.as_ptr().add(guess).cast::<u32>().add(1).read() };
-        match self.used_block(ptr) {
-            Some(off) => {
-                let next = off + self.size_at(off);
-                let next_free = if next == guess { guess_tag == FREE_TAG ^ next as u32 } else { self.is_free(next) };
-                // SAFETY: checked just above.
-                unsafe { self.free_at::<GF>(off, next_free) };
-                true
-            }
-            None => false,
-        }
+        let next = off + (word & !FLAGS) as usize;
+        let next_free = if next == guess { guess_tag == FREE_TAG ^ next as u32 } else { self.is_free(next) };
+        // SAFETY: checked just above.
+        unsafe { self.free_at::<GF>(off, next_free) };
+        true
     }
 
     /// Frees the used block at `off`; `next_free` says whether its right neighbour is free.
@@ -344,7 +352,6 @@ impl Heap<'_> {
         let h = unsafe { self.hdr(off) };
         let mut start = off;
         let mut size = h.size as usize;
-        self.used -= size;
         self.used_blocks -= 1;
         let next = off + size;
         // The sentinel after the last block is marked used: no bounds test needed.
@@ -368,7 +375,11 @@ impl Heap<'_> {
             }
         }
         self.insert_free::<GF>(start, size);
-        self.mark_free_end(start, size);
+        self.set_footer(start, size);
+        // (After a free right neighbour, the next header is marked already.)
+        if !next_free {
+            self.set_prev_free(start + size);
+        }
         // SAFETY: the merged block's extent.
         unsafe { self.poison_free(start, size) };
     }
@@ -389,32 +400,34 @@ impl Heap<'_> {
 
     /// [`Heap::realloc`] for good fit (`GF`) or the list policies.
     pub(super) fn realloc_in<const GF: bool>(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
-        let off = self.validate(ptr)?;
-        let oom = Error::OutOfMemory { size: new.size(), align: new.align() };
+        let (off, word) = self.validate(ptr)?;
         let need = Self::block_need(new);
-        let size = self.size_at(off);
+        let size = (word & !FLAGS) as usize;
+        let flag = word & PREV_FREE;
         if (ptr.as_ptr() as usize).is_multiple_of(new.align()) {
             if need <= size {
-                self.used -= size;
-                self.used += self.carve::<GF, true>(off, size, need);
+                self.carve::<GF, true>(off, size, need, flag);
                 return Ok(ptr);
             }
+            // (The sentinel after the last block is marked used.)
             let next = off + size;
-            if next < self.len && self.is_free(next) && size + self.size_at(next) >= need {
-                let total = size + self.size_at(next);
-                self.remove_free::<GF>(next);
-                // SAFETY: the absorbed block becomes part of a live one.
-                unsafe { self.unpoison_block(next - HEADER, self.size_at(next) + HEADER) };
-                self.used -= size;
-                self.used += self.carve::<GF, true>(off, total, need);
-                return Ok(ptr);
+            if self.is_free(next) {
+                let next_size = self.size_at(next);
+                if size + next_size >= need {
+                    self.remove_free::<GF>(next);
+                    // SAFETY: the absorbed block becomes part of a live one.
+                    unsafe { self.unpoison_block(next - HEADER, next_size + HEADER) };
+                    self.carve::<GF, true>(off, size + next_size, need, flag);
+                    return Ok(ptr);
+                }
             }
         }
-        let fresh = self.alloc_in::<GF>(new).ok_or(oom)?;
+        let Some(fresh) = self.alloc_in::<GF>(new) else { return Err(Self::out_of_memory(new)) };
         let old_payload = size - HEADER;
         // SAFETY: both blocks are live and distinct; copy the smaller payload.
         unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), old_payload.min(new.size())) };
-        // SAFETY: validated above, and still used.
+        // SAFETY: validated above, and still used (the allocation may have changed its flag
+        // and its right neighbour, which `free_at` reads again).
         unsafe { self.free_at::<GF>(off, self.is_free(off + size)) };
         Ok(fresh)
     }
