@@ -20,7 +20,22 @@ pub(super) const FOOTER: usize = 8;
 pub(super) const PREV_FREE: u32 = 1;
 /// The low bits of a header's size word that are not size.
 pub(super) const FLAGS: u32 = 15;
-pub(super) const NONE: u32 = u32::MAX;
+/// The end of a free list. List links are the offsets of free blocks' payloads
+/// ([`link`]), never 0, so the end is 0: a test against zero.
+pub(super) const NONE: u32 = 0;
+
+/// The list link of the free block at `off`: its payload's offset. (Block offsets are below
+/// `u32::MAX - 32`, so it fits.)
+#[inline(always)]
+pub(super) const fn link(off: usize) -> u32 {
+    (off + HEADER) as u32
+}
+
+/// The header offset of the free block with list link `l`.
+#[inline(always)]
+pub(super) const fn block_of(l: u32) -> usize {
+    l as usize - HEADER
+}
 pub(super) const USED_TAG: u32 = 0xA110_C8ED;
 pub(super) const FREE_TAG: u32 = 0xF7EE_B10C;
 /// Left in the header of a block merged into its left neighbour, so a second free of it is
@@ -49,14 +64,18 @@ pub struct Heap<'a> {
     pub(super) base: NonNull<u8>,
     /// Bytes of blocks, not counting the sentinel.
     pub(super) len: usize,
-    /// `len - HEADER` (0 while empty): header offsets at or past it cannot start a used
-    /// block, so a pointer's range is one compare. (`base + HEADER` is 16-aligned: payloads
-    /// are, and so is every block offset.)
-    pub(super) last_header: usize,
+    /// The number of 16-byte steps at which a used block can start, `(len - 16) / 16` (0
+    /// while empty): a header offset `off` can start one when `off / 16` is below it and
+    /// `off` is a multiple of 16, which `off.rotate_right(4) < offsets` tests in one compare
+    /// (the low bits rotate to the top). (`base + HEADER` is 16-aligned: payloads are, and so
+    /// is every block offset.)
+    pub(super) offsets: usize,
     pub(super) policy: Policy,
+    /// The first block of each list, as a [`link`].
     pub(super) heads: [u32; BINS],
     /// Bit `b` set when class `b`'s list is not empty (good fit).
     pub(super) bitmap: [u64; BINS / 64],
+    /// Where next fit's search starts, as a [`link`].
     pub(super) rover: u32,
     /// Live allocations. (The bytes they hold are the capacity less the free blocks, which
     /// [`Heap::stats`](super::HeapStats) adds up: no counter on the hot paths.)
@@ -94,7 +113,7 @@ impl<'a> Heap<'a> {
         Self {
             base: NonNull::dangling(),
             len: 0,
-            last_header: 0,
+            offsets: 0,
             policy,
             heads: [NONE; BINS],
             bitmap: [0; BINS / 64],

@@ -73,7 +73,7 @@ impl<'a> Heap<'a> {
         // SAFETY: `base` is inside the non-empty region.
         heap.base = unsafe { NonNull::new_unchecked(base as *mut u8) };
         heap.len = avail;
-        heap.last_header = heap.len - HEADER;
+        heap.offsets = (heap.len - 16) / 16;
         // SAFETY: both headers lie inside the region.
         unsafe {
             heap.write_hdr(0, Hdr { size: heap.len as u32, prev_free: false, tag: FREE_TAG });
@@ -110,7 +110,7 @@ impl Heap<'_> {
     /// [`Error::OutOfMemory`] when no free block fits.
     #[inline]
     pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
-        let p = if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_list(layout) };
+        let p = if self.policy == Policy::GoodFit { self.alloc_good(layout) } else { self.alloc_list(layout) };
         match p {
             Some(p) => Ok(p),
             None => Err(Self::out_of_memory(layout)),
@@ -122,6 +122,44 @@ impl Heap<'_> {
     #[inline(never)]
     pub(super) fn alloc_list(&mut self, layout: Layout) -> Option<NonNull<u8>> {
         self.alloc_in::<false>(layout)
+    }
+
+    /// [`Heap::alloc`] for good fit. The common case is inlined: an alignment of 16 at most
+    /// and a class that surely fits found in the first bitmap word searched, whose head block
+    /// is taken. Everything else (larger alignments, a search past that word, the scan of the
+    /// request's own class) is the general [`Heap::alloc_in`], out of line, so that the
+    /// inlined code keeps few values live and needs no registers saved.
+    #[inline(always)]
+    pub(super) fn alloc_good(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        if layout.align() <= 16 {
+            let need = Self::block_need(layout);
+            if let Some((off, bin)) = self.find_good_head(need) {
+                self.pop_head(off, bin);
+                return Some(self.take_block::<true>(off, need));
+            }
+        }
+        self.alloc_good_slow(layout)
+    }
+
+    /// [`Heap::alloc_in`] for good fit, out of line (see [`Heap::alloc_good`]).
+    #[inline(never)]
+    pub(super) fn alloc_good_slow(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        self.alloc_in::<true>(layout)
+    }
+
+    /// Hands out the free block at `off`, already out of its list, for `need` bytes (16-byte
+    /// alignment): carves it and returns its payload.
+    #[inline(always)]
+    pub(super) fn take_block<const GF: bool>(&mut self, off: usize, need: usize) -> NonNull<u8> {
+        let size = self.size_at(off);
+        // SAFETY: the whole block is ours to reshape.
+        unsafe { self.unpoison_block(off, size) };
+        // A block from a free list has used neighbours (free neighbours are always merged):
+        // its header's flag is clear and its tail has nothing to merge with.
+        self.carve::<GF, false>(off, size, need, 0);
+        self.used_blocks += 1;
+        // SAFETY: `off` is inside the area, so the payload pointer is not null.
+        unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) }
     }
 
     /// The error of a failed [`Heap::alloc_in`] for `layout`.
@@ -201,33 +239,36 @@ impl Heap<'_> {
         need: usize,
         flag: u32,
     ) -> usize {
-        let keep = if size - need >= MIN_BLOCK { need } else { size };
-        // SAFETY: `off` is a block header inside the area.
-        unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write([keep as u32 | flag, USED_TAG ^ off as u32]) };
-        if keep < size {
-            let tail = off + keep;
-            let mut tail_size = size - keep;
-            // (`insert_free` writes the tail's header: its left neighbour is this used block.)
-            let after = tail + tail_size;
-            let mut after_flag = MERGE;
-            // The sentinel after the last block is marked used: no bounds test needed.
-            if MERGE && self.is_free(after) {
-                let s = self.size_at(after);
-                self.remove_free::<GF>(after);
-                tail_size += s;
-                after_flag = false;
-            }
-            self.insert_free::<GF>(tail, tail_size);
-            self.set_footer(tail, tail_size);
-            if after_flag {
-                self.set_prev_free(tail + tail_size);
-            }
-            // SAFETY: the tail's extent.
-            unsafe { self.poison_free(tail, tail_size) };
-        } else {
+        let used_hdr = |size: usize| [size as u32 | flag, USED_TAG ^ off as u32];
+        let rest = size - need;
+        if rest < MIN_BLOCK {
+            // SAFETY: `off` is a block header inside the area.
+            unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write(used_hdr(size)) };
             self.clear_prev_free(off + size);
+            return size;
         }
-        keep
+        // SAFETY: as above.
+        unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write(used_hdr(need)) };
+        let tail = off + need;
+        let mut tail_size = rest;
+        // (`insert_free` writes the tail's header: its left neighbour is this used block.)
+        let after = tail + tail_size;
+        let mut after_flag = MERGE;
+        // The sentinel after the last block is marked used: no bounds test needed.
+        if MERGE && self.is_free(after) {
+            let s = self.size_at(after);
+            self.remove_free::<GF>(after);
+            tail_size += s;
+            after_flag = false;
+        }
+        self.insert_free::<GF>(tail, tail_size);
+        self.set_footer(tail, tail_size);
+        if after_flag {
+            self.set_prev_free(tail + tail_size);
+        }
+        // SAFETY: the tail's extent.
+        unsafe { self.poison_free(tail, tail_size) };
+        need
     }
 
     /// The header offset of `ptr` and the header's size word (flags included) when `ptr` is
@@ -237,9 +278,10 @@ impl Heap<'_> {
     pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<(usize, u32)> {
         let p = ptr.as_ptr() as usize;
         let base = self.base.as_ptr() as usize;
-        // One unsigned compare for both ends: a pointer below the first payload wraps around.
+        // One unsigned compare for both ends and the alignment: a pointer below the first
+        // payload wraps around, a misaligned one rotates its low bits to the top.
         let off = p.wrapping_sub(base + HEADER);
-        if off >= self.last_header || !off.is_multiple_of(16) {
+        if off.rotate_right(4) >= self.offsets {
             return None;
         }
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
@@ -255,12 +297,16 @@ impl Heap<'_> {
 
     /// Why [`Heap::used_block`] rejected `ptr`: [`Error::DoubleFree`] for a block freed
     /// already (free or merged tag, or poisoned bytes), else [`Error::ForeignPointer`].
+    ///
+    /// Cold, but inlinable: it only reads, so where the error is dropped (as
+    /// `GlobalAlloc::dealloc` does in release builds) the compiler removes the call, and the
+    /// failed check costs no stack frame on the hot path.
     #[cold]
-    #[inline(never)]
+    #[inline]
     pub(super) fn misuse(&self, ptr: NonNull<u8>) -> Error {
         let p = ptr.as_ptr() as usize;
         let off = p.wrapping_sub(self.base.as_ptr() as usize + HEADER);
-        if off >= self.last_header || !off.is_multiple_of(16) {
+        if off.rotate_right(4) >= self.offsets {
             return Error::ForeignPointer;
         }
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
@@ -275,11 +321,6 @@ impl Heap<'_> {
         } else {
             Error::ForeignPointer
         }
-    }
-
-    /// Checks that `ptr` is the payload of a used block here and returns its header offset.
-    pub(super) fn validate(&self, ptr: NonNull<u8>) -> Result<(usize, u32)> {
-        self.used_block(ptr).ok_or_else(|| self.misuse(ptr))
     }
 
     /// Frees a block, merging it with free neighbours.
@@ -358,9 +399,8 @@ impl Heap<'_> {
         if next_free {
             size += self.size_at(next);
             self.remove_free::<GF>(next);
-            // The absorbed header is inside the merged block (its payload was freed before, so
-            // a free of it is a double free).
-            self.set_dead(next);
+            // (The absorbed header keeps its free tag: a free of its payload is still told
+            // apart as a double free.)
         }
         if h.prev_free {
             let prev_size = self.prev_size(off);
@@ -390,21 +430,26 @@ impl Heap<'_> {
     /// # Errors
     /// As [`Heap::free`] for `ptr`; [`Error::OutOfMemory`] when no block fits (the old block
     /// is then untouched).
+    #[inline]
     pub fn realloc(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
-        if self.policy == Policy::GoodFit {
-            self.realloc_in::<true>(ptr, new)
-        } else {
-            self.realloc_in::<false>(ptr, new)
-        }
+        if self.policy == Policy::GoodFit { self.realloc_in::<true>(ptr, new) } else { self.realloc_list(ptr, new) }
+    }
+
+    /// [`Heap::realloc`] for the list policies, out of line as [`Heap::alloc_list`].
+    #[inline(never)]
+    pub(super) fn realloc_list(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
+        self.realloc_in::<false>(ptr, new)
     }
 
     /// [`Heap::realloc`] for good fit (`GF`) or the list policies.
+    #[inline(always)]
     pub(super) fn realloc_in<const GF: bool>(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
-        let (off, word) = self.validate(ptr)?;
+        let Some((off, word)) = self.used_block(ptr) else { return Err(self.misuse(ptr)) };
         let need = Self::block_need(new);
         let size = (word & !FLAGS) as usize;
         let flag = word & PREV_FREE;
-        if (ptr.as_ptr() as usize).is_multiple_of(new.align()) {
+        // (Alignments are powers of two.)
+        if ptr.as_ptr() as usize & (new.align() - 1) == 0 {
             if need <= size {
                 self.carve::<GF, true>(off, size, need, flag);
                 return Ok(ptr);
@@ -422,7 +467,8 @@ impl Heap<'_> {
                 }
             }
         }
-        let Some(fresh) = self.alloc_in::<GF>(new) else { return Err(Self::out_of_memory(new)) };
+        let fresh = if GF { self.alloc_good(new) } else { self.alloc_in::<GF>(new) };
+        let Some(fresh) = fresh else { return Err(Self::out_of_memory(new)) };
         let old_payload = size - HEADER;
         // SAFETY: both blocks are live and distinct; copy the smaller payload.
         unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), old_payload.min(new.size())) };

@@ -1,6 +1,6 @@
 //! Looking inside a heap: occupancy statistics, the list of blocks, and the integrity check.
 
-use super::block::{FLAGS, FREE_TAG, Heap, MIN_BLOCK, NONE, PREV_FREE, USED_TAG};
+use super::block::{FLAGS, FREE_TAG, HEADER, Heap, MIN_BLOCK, NONE, PREV_FREE, USED_TAG, block_of};
 use crate::error::{Error, Result};
 
 /// A snapshot of a heap's occupancy.
@@ -49,11 +49,11 @@ impl Heap<'_> {
         for &head in &self.heads {
             let mut cur = head;
             while cur != NONE {
-                let size = self.size_at(cur as usize);
+                let size = self.size_at(block_of(cur));
                 s.free += size;
                 s.free_blocks += 1;
                 s.largest_free = s.largest_free.max(size);
-                cur = self.links(cur as usize).0;
+                cur = self.links(block_of(cur)).0;
             }
         }
         s.used = s.capacity - s.free;
@@ -134,8 +134,10 @@ impl Heap<'_> {
             let mut cur = head;
             let mut back = NONE;
             while cur != NONE {
-                let c = cur as usize;
+                // (A link below `HEADER` wraps around to an offset out of range.)
+                let c = (cur as usize).wrapping_sub(HEADER);
                 if c >= self.len
+                    || !c.is_multiple_of(16)
                     || !self.is_free(c)
                     || self.bin_for(self.size_at(c)) != bin
                     || self.stored_bin(c) != bin
