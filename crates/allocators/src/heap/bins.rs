@@ -102,6 +102,15 @@ impl Heap<'_> {
     /// writes the footer ([`Heap::set_footer`]) and the next header's flag.
     #[inline(always)]
     pub(super) fn insert_free<const GF: bool>(&mut self, off: usize, size: usize) {
+        // SAFETY: `off` is a block header inside the area.
+        unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write([size as u32, FREE_TAG ^ off as u32]) };
+        self.list_free::<GF>(off, size);
+    }
+
+    /// [`Heap::insert_free`] for a block whose header is written already (size without
+    /// flags, free tag).
+    #[inline(always)]
+    pub(super) fn list_free<const GF: bool>(&mut self, off: usize, size: usize) {
         let bin = Self::bin::<GF>(size);
         // SAFETY: a block is at most `u32::MAX` bytes, whose class is below `BINS` (see
         // `size_classes_are_tlsf_classes`).
@@ -111,18 +120,18 @@ impl Heap<'_> {
         let o = link(off);
         *slot = o;
         // SAFETY: `off` starts a block of `size` bytes inside the area (at least `MIN_BLOCK`):
-        // its header (size and tag), links and list number are rewritten, its footer kept;
-        // `head`, when there is one, is a free block.
+        // its links and list number are rewritten; `head`, when there is one, is a free block.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
-            p.cast::<[u32; 2]>().write([size as u32, FREE_TAG ^ off as u32]);
             p.add(2).cast::<[u32; 2]>().write([head, NONE]);
             p.add(4).write(bin as u32);
         }
         if head != NONE {
             self.set_prev(head, o);
+        } else {
+            // The list was empty: its class is not in the bitmap yet.
+            self.bitmap[bin / 64 % (BINS / 64)] |= 1 << (bin % 64);
         }
-        self.bitmap[bin / 64 % (BINS / 64)] |= 1 << (bin % 64);
     }
 
     /// Clears class `bin`'s bit in the bitmap of non-empty lists: its list has just become

@@ -219,12 +219,16 @@ impl Heap<'_> {
         unsafe { self.base.as_ptr().add(off).sub(4).cast::<u32>().read() as usize }
     }
 
-    /// Marks the header at `off`, now inside a merged free block, as dead: only its tag is
-    /// read again (by [`Heap::misuse`], to report a second free of it).
+    /// Turns the tag of the header at `off` from one kind to another: `flip` is the two
+    /// kinds' tags xor-ed (the offset mixed into both cancels out), so the tag is changed in
+    /// place without being worked out.
     #[inline(always)]
-    pub(super) fn set_dead(&mut self, off: usize) {
+    pub(super) fn flip_tag(&mut self, off: usize, flip: u32) {
         // SAFETY: callers pass the offset of a header inside the area.
-        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(1).write(DEAD_TAG ^ off as u32) };
+        unsafe {
+            let p = self.base.as_ptr().add(off).cast::<u32>().add(1);
+            p.write(p.read() ^ flip);
+        }
     }
 
     #[inline]

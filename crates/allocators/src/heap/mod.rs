@@ -156,10 +156,32 @@ impl Heap<'_> {
         unsafe { self.unpoison_block(off, size) };
         // A block from a free list has used neighbours (free neighbours are always merged):
         // its header's flag is clear and its tail has nothing to merge with.
-        self.carve::<GF, false>(off, size, need, 0);
+        // (A free block's header holds its size without flags and the free tag.)
+        self.flip_tag(off, FREE_TAG ^ USED_TAG);
         self.used_blocks += 1;
         // SAFETY: `off` is inside the area, so the payload pointer is not null.
-        unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) }
+        let payload = unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) };
+        let rest = size - need;
+        if rest < MIN_BLOCK {
+            self.clear_prev_free(off + size);
+            return payload;
+        }
+        // SAFETY: `off` is a block header inside the area.
+        unsafe { self.base.as_ptr().add(off).cast::<u32>().write(need as u32) };
+        self.free_tail::<GF>(off + need, rest, payload)
+    }
+
+    /// Lists the tail `off..off+size` split off a block taken from a free list (so the header
+    /// after it is marked as following a free block already), and returns `payload`. Out of
+    /// line, called last: it needs more registers than the rest of the inlined allocation,
+    /// which then saves none.
+    #[inline(never)]
+    pub(super) fn free_tail<const GF: bool>(&mut self, off: usize, size: usize, payload: NonNull<u8>) -> NonNull<u8> {
+        self.insert_free::<GF>(off, size);
+        self.set_footer(off, size);
+        // SAFETY: the tail's extent.
+        unsafe { self.poison_free(off, size) };
+        payload
     }
 
     /// The error of a failed [`Heap::alloc_in`] for `layout`.
@@ -378,7 +400,31 @@ impl Heap<'_> {
         let guess_tag = unsafe { self.base.as_ptr().add(guess).cast::<u32>().add(1).read() };
         let next = off + (word & !FLAGS) as usize;
         let next_free = if next == guess { guess_tag == FREE_TAG ^ next as u32 } else { self.is_free(next) };
-        // SAFETY: checked just above.
+        if next_free || word & PREV_FREE != 0 {
+            // SAFETY: checked just above.
+            return unsafe { self.free_merging::<GF>(off, next_free) };
+        }
+        // No free neighbour (about half the frees): the block is listed as it is (its size
+        // word has no flag set).
+        self.used_blocks -= 1;
+        let size = next - off;
+        self.flip_tag(off, USED_TAG ^ FREE_TAG);
+        self.list_free::<GF>(off, size);
+        self.set_footer(off, size);
+        self.set_prev_free(next);
+        // SAFETY: the block's extent.
+        unsafe { self.poison_free(off, size) };
+        true
+    }
+
+    /// [`Heap::free_at`] for a block with a free neighbour, out of line and called last (so
+    /// the inlined free of a block without one saves no registers); returns `true`.
+    ///
+    /// # Safety
+    /// As [`Heap::free_at`].
+    #[inline(never)]
+    pub(super) unsafe fn free_merging<const GF: bool>(&mut self, off: usize, next_free: bool) -> bool {
+        // SAFETY: the caller's contract.
         unsafe { self.free_at::<GF>(off, next_free) };
         true
     }
@@ -409,12 +455,17 @@ impl Heap<'_> {
             if prev_size <= off && self.is_free(prev) {
                 self.remove_free::<GF>(prev);
                 // As above; this block was just freed.
-                self.set_dead(off);
+                self.flip_tag(off, USED_TAG ^ DEAD_TAG);
                 start = prev;
                 size += prev_size;
             }
         }
-        self.insert_free::<GF>(start, size);
+        if start == off {
+            self.flip_tag(off, USED_TAG ^ FREE_TAG);
+        }
+        // SAFETY: `start` is the merged block's header, whose tag is the free one now.
+        unsafe { self.base.as_ptr().add(start).cast::<u32>().write(size as u32) };
+        self.list_free::<GF>(start, size);
         self.set_footer(start, size);
         // (After a free right neighbour, the next header is marked already.)
         if !next_free {
