@@ -1,23 +1,53 @@
-//! The free lists: size classes (bins) with a two-level bitmap for good fit, one list for the
-//! other policies, and the links kept inside free blocks.
+//! The free lists: size classes (bins) with a bitmap of non-empty classes for good fit, one
+//! list for the other policies, and the links kept inside free blocks.
 
-use super::block::{BINS, FREE_TAG, HEADER, Heap, NONE};
+use super::block::{BINS, FREE_TAG, HEADER, Heap, NONE, link};
 use super::policy::Policy;
 
-/// power of two. Branch-free: `u | 8` makes sizes below 8 units share the first power's
-/// shift of 0, where `s * 8 + (u >> s)` is `u` itself.
+/// The size class of a block of `size` bytes (a multiple of 16, at least 16): 8 classes per
+/// power of two, told apart by the 3 bits after the leading one, numbered
+/// `8 * log2(size) - 32 + those bits`. Every size below 256 bytes has a class of its own
+/// (16 bytes apart, so some numbers below 32 are never used), and no size below 2^32 has a
+/// class above 223.
+///
+/// On targets with hardware doubles this reads the exponent and the top 3 bits of the
+/// mantissa of `size` as an `f64` (exact for every size below 2^53; a larger or negative one
+/// only has to land at or above [`BINS`](super::block::BINS), and does): a conversion and a
+/// shift, without the leading-zero count and variable shift of [`bin_of_size_int`], which
+/// gives the same classes elsewhere.
 #[inline(always)]
-pub(super) fn bin_of_units(u: usize) -> usize {
-    let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
-    s * 8 + (u >> s)
+pub(super) fn bin_of_size(size: usize) -> usize {
+    if FLOAT_CLASSES {
+        // Sign (0), 11 exponent bits (1023 + log2), then the mantissa: bits 49.. are
+        // `8 * (1023 + log2) + top 3 mantissa bits`.
+        (((size as i64 as f64).to_bits() >> 49) as usize).wrapping_sub(1023 * 8 + 32)
+    } else {
+        bin_of_size_int(size)
+    }
 }
 
-/// The first bin whose every block holds at least `u` units (`u` rounded up to the next bin
-/// boundary, then [`bin_of_units`]).
+/// Whether [`bin_of_size`] converts to `f64`: on targets where that is one instruction.
+const FLOAT_CLASSES: bool = cfg!(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2"),
+    target_arch = "aarch64",
+    target_family = "wasm"
+));
+
+/// [`bin_of_size`] with integer operations (any `size` of at least 8).
 #[inline(always)]
-pub(super) fn bin_at_least(u: usize) -> usize {
-    let s = (usize::BITS - 1 - (u | 8).leading_zeros()) as usize - 3;
-    bin_of_units(u + (1 << s) - 1)
+pub(super) fn bin_of_size_int(size: usize) -> usize {
+    let b = size.ilog2() as usize;
+    // `size >> (b - 3)` is 8 plus the 3 bits after the leading one.
+    8 * b + (size >> (b - 3)) - 40
+}
+
+/// The first class whose every block holds at least `size` bytes (`size` a multiple of 16,
+/// at least 32): the class after that of `size - 16`, since classes are contiguous ranges of
+/// sizes.
+#[inline(always)]
+pub(super) fn bin_at_least(size: usize) -> usize {
+    bin_of_size(size - 16) + 1
 }
 
 impl Heap<'_> {
@@ -30,6 +60,7 @@ impl Heap<'_> {
         unsafe { self.base.as_ptr().add(off + HEADER).cast::<u32>().add(2).read() as usize }
     }
 
+    /// The next and previous [`link`]s of the free block at `off`.
     #[inline]
     pub(super) fn links(&self, off: usize) -> (u32, u32) {
         // SAFETY: `off` is a free block, whose payload starts with its two links.
@@ -39,16 +70,18 @@ impl Heap<'_> {
         }
     }
 
+    /// Sets the next link of the free block with link `l`.
     #[inline]
-    pub(super) fn set_next(&mut self, off: u32, next: u32) {
-        // SAFETY: `off` is a free block.
-        unsafe { self.base.as_ptr().add(off as usize + HEADER).cast::<u32>().write(next) };
+    pub(super) fn set_next(&mut self, l: u32, next: u32) {
+        // SAFETY: `l` is a free block's payload, which starts with its two links.
+        unsafe { self.base.as_ptr().add(l as usize).cast::<u32>().write(next) };
     }
 
+    /// Sets the previous link of the free block with link `l`.
     #[inline]
-    pub(super) fn set_prev(&mut self, off: u32, prev: u32) {
-        // SAFETY: `off` is a free block.
-        unsafe { self.base.as_ptr().add(off as usize + HEADER).cast::<u32>().add(1).write(prev) };
+    pub(super) fn set_prev(&mut self, l: u32, prev: u32) {
+        // SAFETY: as above.
+        unsafe { self.base.as_ptr().add(l as usize).cast::<u32>().add(1).write(prev) };
     }
 
     /// The free list of a block of `size` bytes under the heap's policy (for the checks; the
@@ -61,46 +94,51 @@ impl Heap<'_> {
     /// one list otherwise.
     #[inline(always)]
     pub(super) fn bin<const GF: bool>(size: usize) -> usize {
-        if GF { bin_of_units(size / 16) } else { 0 }
+        if GF { bin_of_size(size) } else { 0 }
     }
 
     /// Marks `off..off+size` free and pushes it on its list. Its left neighbour is used (free
     /// neighbours are always merged), so the header's `PREV_FREE` bit is clear; the caller
-    /// writes the footer ([`Heap::mark_free_end`]).
+    /// writes the footer ([`Heap::set_footer`]) and the next header's flag.
     #[inline(always)]
     pub(super) fn insert_free<const GF: bool>(&mut self, off: usize, size: usize) {
-        // (Always below `BINS`, see `bins_are_monotonic_and_cover_the_range`; the mask spares
-        // a bounds check.)
-        let bin = Self::bin::<GF>(size) % BINS;
-        let head = self.heads[bin];
-        // SAFETY: `off` starts a block of `size` bytes inside the area; its header's size,
-        // tag and list words are rewritten, its boundary tag kept.
-        unsafe {
-            let p = self.base.as_ptr().add(off).cast::<u32>();
-            p.write(size as u32);
-            p.add(1).write(FREE_TAG ^ off as u32);
-            p.add(4).write(bin as u32);
-        }
-        let o = off as u32;
-        self.set_next(o, head);
-        self.set_prev(o, NONE);
-        if head != NONE {
-            self.set_prev(head, o);
-        }
-        self.heads[bin] = o;
-        self.bitmap[bin / 64] |= 1 << (bin % 64);
-        self.summary |= 1 << (bin / 64);
+        // SAFETY: `off` is a block header inside the area.
+        unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write([size as u32, FREE_TAG ^ off as u32]) };
+        self.list_free::<GF>(off, size);
     }
 
-    /// Clears class `bin`'s bit in the bitmap of non-empty lists (and its word's summary bit
-    /// when the word empties): its list has just become empty.
+    /// [`Heap::insert_free`] for a block whose header is written already (size without
+    /// flags, free tag).
+    #[inline(always)]
+    pub(super) fn list_free<const GF: bool>(&mut self, off: usize, size: usize) {
+        let bin = Self::bin::<GF>(size);
+        // SAFETY: a block is at most `u32::MAX` bytes, whose class is below `BINS` (see
+        // `size_classes_are_tlsf_classes`).
+        let slot = unsafe { self.heads.get_unchecked_mut(bin) };
+        debug_assert!(bin < BINS);
+        let head = *slot;
+        let o = link(off);
+        *slot = o;
+        // SAFETY: `off` starts a block of `size` bytes inside the area (at least `MIN_BLOCK`):
+        // its links and list number are rewritten; `head`, when there is one, is a free block.
+        unsafe {
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.add(2).cast::<[u32; 2]>().write([head, NONE]);
+            p.add(4).write(bin as u32);
+        }
+        if head != NONE {
+            self.set_prev(head, o);
+        } else {
+            // The list was empty: its class is not in the bitmap yet.
+            self.bitmap[bin / 64 % (BINS / 64)] |= 1 << (bin % 64);
+        }
+    }
+
+    /// Clears class `bin`'s bit in the bitmap of non-empty lists: its list has just become
+    /// empty.
     #[inline(always)]
     fn mark_empty(&mut self, bin: usize) {
-        let word = &mut self.bitmap[bin / 64];
-        *word &= !(1 << (bin % 64));
-        if *word == 0 {
-            self.summary &= !(1 << (bin / 64));
-        }
+        self.bitmap[bin / 64] &= !(1 << (bin % 64));
     }
 
     /// Takes the head block `off` off the list of class `bin` (good fit: the class is known
@@ -134,7 +172,7 @@ impl Heap<'_> {
         if next != NONE {
             self.set_prev(next, prev);
         }
-        if !GF && self.rover == off as u32 {
+        if !GF && self.rover == link(off) {
             self.rover = next;
         }
     }

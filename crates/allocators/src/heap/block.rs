@@ -20,7 +20,22 @@ pub(super) const FOOTER: usize = 8;
 pub(super) const PREV_FREE: u32 = 1;
 /// The low bits of a header's size word that are not size.
 pub(super) const FLAGS: u32 = 15;
-pub(super) const NONE: u32 = u32::MAX;
+/// The end of a free list. List links are the offsets of free blocks' payloads
+/// ([`link`]), never 0, so the end is 0: a test against zero.
+pub(super) const NONE: u32 = 0;
+
+/// The list link of the free block at `off`: its payload's offset. (Block offsets are below
+/// `u32::MAX - 32`, so it fits.)
+#[inline(always)]
+pub(super) const fn link(off: usize) -> u32 {
+    (off + HEADER) as u32
+}
+
+/// The header offset of the free block with list link `l`.
+#[inline(always)]
+pub(super) const fn block_of(l: u32) -> usize {
+    l as usize - HEADER
+}
 pub(super) const USED_TAG: u32 = 0xA110_C8ED;
 pub(super) const FREE_TAG: u32 = 0xF7EE_B10C;
 /// Left in the header of a block merged into its left neighbour, so a second free of it is
@@ -49,17 +64,21 @@ pub struct Heap<'a> {
     pub(super) base: NonNull<u8>,
     /// Bytes of blocks, not counting the sentinel.
     pub(super) len: usize,
-    /// `len - HEADER` (0 while empty): header offsets at or past it cannot start a used
-    /// block, so a pointer's range is one compare. (`base + HEADER` is 16-aligned: payloads
-    /// are, and so is every block offset.)
-    pub(super) last_header: usize,
+    /// The number of 16-byte steps at which a used block can start, `(len - 16) / 16` (0
+    /// while empty): a header offset `off` can start one when `off / 16` is below it and
+    /// `off` is a multiple of 16, which `off.rotate_right(4) < offsets` tests in one compare
+    /// (the low bits rotate to the top). (`base + HEADER` is 16-aligned: payloads are, and so
+    /// is every block offset.)
+    pub(super) offsets: usize,
     pub(super) policy: Policy,
+    /// The first block of each list, as a [`link`].
     pub(super) heads: [u32; BINS],
+    /// Bit `b` set when class `b`'s list is not empty (good fit).
     pub(super) bitmap: [u64; BINS / 64],
-    /// Bit `w` set when `bitmap[w]` is not zero (the first level of the two-level bitmap).
-    pub(super) summary: u64,
+    /// Where next fit's search starts, as a [`link`].
     pub(super) rover: u32,
-    pub(super) used: usize,
+    /// Live allocations. (The bytes they hold are the capacity less the free blocks, which
+    /// [`Heap::stats`](super::HeapStats) adds up: no counter on the hot paths.)
     pub(super) used_blocks: usize,
     pub(super) _region: PhantomData<&'a mut [u8]>,
 }
@@ -69,7 +88,7 @@ impl core::fmt::Debug for Heap<'_> {
         f.debug_struct("Heap")
             .field("policy", &self.policy)
             .field("capacity", &self.len)
-            .field("used", &self.used)
+            .field("used", &self.stats().used)
             .field("used_blocks", &self.used_blocks)
             .finish_non_exhaustive()
     }
@@ -94,13 +113,11 @@ impl<'a> Heap<'a> {
         Self {
             base: NonNull::dangling(),
             len: 0,
-            last_header: 0,
+            offsets: 0,
             policy,
             heads: [NONE; BINS],
             bitmap: [0; BINS / 64],
-            summary: 0,
             rover: NONE,
-            used: 0,
             used_blocks: 0,
             _region: PhantomData,
         }
@@ -163,13 +180,24 @@ impl Heap<'_> {
     /// its left neighbour is free.
     #[inline(always)]
     pub(super) fn mark_free_end(&mut self, off: usize, size: usize) {
-        // SAFETY: callers pass a free block's extent; the header after it (possibly the
-        // sentinel) lies inside the region.
+        self.set_footer(off, size);
+        self.set_prev_free(off + size);
+    }
+
+    /// The free block `off..off+size` gets its footer (its size in its last 4 bytes).
+    #[inline(always)]
+    pub(super) fn set_footer(&mut self, off: usize, size: usize) {
+        // SAFETY: callers pass a free block's extent.
+        unsafe { self.base.as_ptr().add(off + size).sub(4).cast::<u32>().write(size as u32) };
+    }
+
+    /// The header at `off` (possibly the sentinel) now has a free left neighbour.
+    #[inline(always)]
+    pub(super) fn set_prev_free(&mut self, off: usize) {
+        // SAFETY: callers pass the offset of a header.
         unsafe {
-            let end = self.base.as_ptr().add(off + size);
-            end.sub(4).cast::<u32>().write(size as u32);
-            let next = end.cast::<u32>();
-            next.write(next.read() | PREV_FREE);
+            let p = self.base.as_ptr().add(off).cast::<u32>();
+            p.write(p.read() | PREV_FREE);
         }
     }
 
@@ -191,12 +219,16 @@ impl Heap<'_> {
         unsafe { self.base.as_ptr().add(off).sub(4).cast::<u32>().read() as usize }
     }
 
-    /// Marks the header at `off`, now inside a merged free block, as dead: only its tag is
-    /// read again (by [`Heap::misuse`], to report a second free of it).
+    /// Turns the tag of the header at `off` from one kind to another: `flip` is the two
+    /// kinds' tags xor-ed (the offset mixed into both cancels out), so the tag is changed in
+    /// place without being worked out.
     #[inline(always)]
-    pub(super) fn set_dead(&mut self, off: usize) {
+    pub(super) fn flip_tag(&mut self, off: usize, flip: u32) {
         // SAFETY: callers pass the offset of a header inside the area.
-        unsafe { self.base.as_ptr().add(off).cast::<u32>().add(1).write(DEAD_TAG ^ off as u32) };
+        unsafe {
+            let p = self.base.as_ptr().add(off).cast::<u32>().add(1);
+            p.write(p.read() ^ flip);
+        }
     }
 
     #[inline]

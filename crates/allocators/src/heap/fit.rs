@@ -1,8 +1,8 @@
 //! The searches behind the fit policies: first, next and best fit walk the one free list;
 //! good fit finds a size class with bit scans.
 
-use super::bins::{bin_at_least, bin_of_units};
-use super::block::{BINS, Heap, NONE};
+use super::bins::{bin_at_least, bin_of_size};
+use super::block::{BINS, Heap, NONE, block_of};
 use super::policy::Policy;
 
 impl Heap<'_> {
@@ -12,10 +12,10 @@ impl Heap<'_> {
             Policy::FirstFit => {
                 let mut cur = self.heads[0];
                 while cur != NONE {
-                    if self.size_at(cur as usize) >= need {
-                        return Some(cur as usize);
+                    if self.size_at(block_of(cur)) >= need {
+                        return Some(block_of(cur));
                     }
-                    cur = self.links(cur as usize).0;
+                    cur = self.links(block_of(cur)).0;
                 }
                 None
             }
@@ -35,10 +35,10 @@ impl Heap<'_> {
                     if wrapped && cur == start {
                         break;
                     }
-                    let (next, _) = self.links(cur as usize);
-                    if self.size_at(cur as usize) >= need {
+                    let (next, _) = self.links(block_of(cur));
+                    if self.size_at(block_of(cur)) >= need {
                         self.rover = next;
-                        return Some(cur as usize);
+                        return Some(block_of(cur));
                     }
                     cur = next;
                 }
@@ -48,14 +48,14 @@ impl Heap<'_> {
                 let mut cur = self.heads[0];
                 let mut best: Option<(usize, usize)> = None;
                 while cur != NONE {
-                    let size = self.size_at(cur as usize);
+                    let size = self.size_at(block_of(cur));
                     if size >= need && best.is_none_or(|(_, b)| size < b) {
-                        best = Some((cur as usize, size));
+                        best = Some((block_of(cur), size));
                         if size == need {
                             break;
                         }
                     }
-                    cur = self.links(cur as usize).0;
+                    cur = self.links(block_of(cur)).0;
                 }
                 best.map(|(o, _)| o)
             }
@@ -64,41 +64,61 @@ impl Heap<'_> {
     }
 
     /// Finds a free block of at least `need` bytes: the first non-empty size class that
-    /// surely fits, found with the two-level bitmap in two bit scans. Returns the block and,
-    /// when it is the head of its class's list, that class (else `BINS`), so taking it off
-    /// the list needs no look at its neighbours' links.
+    /// surely fits, found with bit scans of the bitmap (one in the usual case). Returns the
+    /// block and, when it is the head of its class's list, that class (else `BINS`), so taking
+    /// it off the list needs no look at its neighbours' links.
     #[inline(always)]
     pub(super) fn find_good(&self, need: usize) -> Option<(usize, usize)> {
-        let units = need / 16;
-        let bin = bin_at_least(units);
+        let bin = bin_at_least(need);
         if bin < BINS {
             let word = bin / 64;
             let bits = self.bitmap[word] & (!0u64 << (bin % 64));
             if bits != 0 {
                 let b = word * 64 + bits.trailing_zeros() as usize;
-                return Some((self.heads[b] as usize, b));
+                return Some((block_of(self.heads[b]), b));
             }
-            let words = self.summary & (!0u64 << (word + 1));
-            if words != 0 {
-                let w = words.trailing_zeros() as usize % (BINS / 64);
-                let b = w * 64 + self.bitmap[w].trailing_zeros() as usize;
-                return Some((self.heads[b] as usize, b));
+            if let Some(b) = self.first_bin_after_word(word) {
+                return Some((block_of(self.heads[b]), b));
             }
         }
         // Nothing in a class that surely fits: try the request's own class, whose larger
         // members may still fit (keeps the last bytes usable).
-        self.find_in_bin_below(units).map(|off| (off, BINS))
+        self.find_in_bin_below(need).map(|off| (off, BINS))
     }
 
-    /// Scans the class of `units` itself for a block large enough.
-    pub(super) fn find_in_bin_below(&self, units: usize) -> Option<usize> {
-        let bin = bin_of_units(units).min(BINS - 1);
+    /// [`Heap::find_good`]'s common case: the head block of the first non-empty class that
+    /// surely fits, when the bitmap word of the first such class has one (else `None`, and
+    /// the full search decides).
+    #[inline(always)]
+    pub(super) fn find_good_head(&self, need: usize) -> Option<(usize, usize)> {
+        let bin = bin_at_least(need);
+        if bin >= BINS {
+            return None;
+        }
+        let word = bin / 64;
+        let bits = self.bitmap[word] & (!0u64 << (bin % 64));
+        if bits == 0 {
+            return None;
+        }
+        let b = word * 64 + bits.trailing_zeros() as usize;
+        Some((block_of(self.heads[b]), b))
+    }
+
+    /// The first non-empty class in the bitmap words after `word`.
+    #[inline(never)]
+    fn first_bin_after_word(&self, word: usize) -> Option<usize> {
+        (word + 1..BINS / 64).find(|&w| self.bitmap[w] != 0).map(|w| w * 64 + self.bitmap[w].trailing_zeros() as usize)
+    }
+
+    /// Scans the class of `need` bytes itself for a block large enough.
+    pub(super) fn find_in_bin_below(&self, need: usize) -> Option<usize> {
+        let bin = bin_of_size(need).min(BINS - 1);
         let mut cur = self.heads[bin];
         while cur != NONE {
-            if self.size_at(cur as usize) >= units * 16 {
-                return Some(cur as usize);
+            if self.size_at(block_of(cur)) >= need {
+                return Some(block_of(cur));
             }
-            cur = self.links(cur as usize).0;
+            cur = self.links(block_of(cur)).0;
         }
         None
     }

@@ -35,7 +35,7 @@ use core::alloc::Layout;
 use core::ptr::{self, NonNull};
 
 use crate::error::{Error, Result};
-use block::{BINS, DEAD_TAG, FREE_TAG, HEADER, Hdr, MIN_BLOCK, PREV_FREE, USED_TAG};
+use block::{BINS, DEAD_TAG, FLAGS, FREE_TAG, HEADER, Hdr, MIN_BLOCK, PREV_FREE, USED_TAG};
 
 pub use block::Heap;
 pub use locked::LockedHeap;
@@ -73,7 +73,7 @@ impl<'a> Heap<'a> {
         // SAFETY: `base` is inside the non-empty region.
         heap.base = unsafe { NonNull::new_unchecked(base as *mut u8) };
         heap.len = avail;
-        heap.last_header = heap.len - HEADER;
+        heap.offsets = (heap.len - 16) / 16;
         // SAFETY: both headers lie inside the region.
         unsafe {
             heap.write_hdr(0, Hdr { size: heap.len as u32, prev_free: false, tag: FREE_TAG });
@@ -110,7 +110,7 @@ impl Heap<'_> {
     /// [`Error::OutOfMemory`] when no free block fits.
     #[inline]
     pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
-        let p = if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_list(layout) };
+        let p = if self.policy == Policy::GoodFit { self.alloc_good(layout) } else { self.alloc_list(layout) };
         match p {
             Some(p) => Ok(p),
             None => Err(Self::out_of_memory(layout)),
@@ -122,6 +122,66 @@ impl Heap<'_> {
     #[inline(never)]
     pub(super) fn alloc_list(&mut self, layout: Layout) -> Option<NonNull<u8>> {
         self.alloc_in::<false>(layout)
+    }
+
+    /// [`Heap::alloc`] for good fit. The common case is inlined: an alignment of 16 at most
+    /// and a class that surely fits found in the first bitmap word searched, whose head block
+    /// is taken. Everything else (larger alignments, a search past that word, the scan of the
+    /// request's own class) is the general [`Heap::alloc_in`], out of line, so that the
+    /// inlined code keeps few values live and needs no registers saved.
+    #[inline(always)]
+    pub(super) fn alloc_good(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        if layout.align() <= 16 {
+            let need = Self::block_need(layout);
+            if let Some((off, bin)) = self.find_good_head(need) {
+                self.pop_head(off, bin);
+                return Some(self.take_block::<true>(off, need));
+            }
+        }
+        self.alloc_good_slow(layout)
+    }
+
+    /// [`Heap::alloc_in`] for good fit, out of line (see [`Heap::alloc_good`]).
+    #[inline(never)]
+    pub(super) fn alloc_good_slow(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        self.alloc_in::<true>(layout)
+    }
+
+    /// Hands out the free block at `off`, already out of its list, for `need` bytes (16-byte
+    /// alignment): carves it and returns its payload.
+    #[inline(always)]
+    pub(super) fn take_block<const GF: bool>(&mut self, off: usize, need: usize) -> NonNull<u8> {
+        let size = self.size_at(off);
+        // SAFETY: the whole block is ours to reshape.
+        unsafe { self.unpoison_block(off, size) };
+        // A block from a free list has used neighbours (free neighbours are always merged):
+        // its header's flag is clear and its tail has nothing to merge with.
+        // (A free block's header holds its size without flags and the free tag.)
+        self.flip_tag(off, FREE_TAG ^ USED_TAG);
+        self.used_blocks += 1;
+        // SAFETY: `off` is inside the area, so the payload pointer is not null.
+        let payload = unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) };
+        let rest = size - need;
+        if rest < MIN_BLOCK {
+            self.clear_prev_free(off + size);
+            return payload;
+        }
+        // SAFETY: `off` is a block header inside the area.
+        unsafe { self.base.as_ptr().add(off).cast::<u32>().write(need as u32) };
+        self.free_tail::<GF>(off + need, rest, payload)
+    }
+
+    /// Lists the tail `off..off+size` split off a block taken from a free list (so the header
+    /// after it is marked as following a free block already), and returns `payload`. Out of
+    /// line, called last: it needs more registers than the rest of the inlined allocation,
+    /// which then saves none.
+    #[inline(never)]
+    pub(super) fn free_tail<const GF: bool>(&mut self, off: usize, size: usize, payload: NonNull<u8>) -> NonNull<u8> {
+        self.insert_free::<GF>(off, size);
+        self.set_footer(off, size);
+        // SAFETY: the tail's extent.
+        unsafe { self.poison_free(off, size) };
+        payload
     }
 
     /// The error of a failed [`Heap::alloc_in`] for `layout`.
@@ -155,6 +215,9 @@ impl Heap<'_> {
         let mut size = self.size_at(off);
         // SAFETY: the whole block is ours to reshape.
         unsafe { self.unpoison_block(off, size) };
+        // A block from a free list has a used left neighbour (free neighbours are always
+        // merged): its header's flag is clear unless a free block is split off in front.
+        let mut flag = 0;
         if align > 16 {
             let payload = self.base.as_ptr() as usize + off + HEADER;
             let mut aligned = (payload + align - 1) & !(align - 1);
@@ -173,79 +236,99 @@ impl Heap<'_> {
                 unsafe { self.poison_free(off, gap) };
                 off += gap;
                 size -= gap;
+                flag = PREV_FREE;
             }
         }
-        // A block from a free list has a used right neighbour (free neighbours are always
-        // merged), so its tail has nothing to merge with.
-        self.used += self.carve::<GF, false>(off, size, need);
+        // A block from a free list has a used right neighbour too, so its tail has nothing to
+        // merge with.
+        self.carve::<GF, false>(off, size, need, flag);
         self.used_blocks += 1;
         // SAFETY: `off` is inside the area, so the payload pointer is not null.
         Some(unsafe { NonNull::new_unchecked(self.base.as_ptr().add(off + HEADER)) })
     }
 
     /// Marks the block at `off` (of `size` bytes, already out of the free lists) used with
-    /// `need` bytes, returning the tail as a free block when it is large enough. Returns the
-    /// size the block keeps. With `MERGE` the tail absorbs a free right neighbour (needed when
-    /// `off` was a used block, as in [`Heap::realloc`]).
+    /// `need` bytes and `flag` (its header's `PREV_FREE` bit), returning the tail as a free
+    /// block when it is large enough. Returns the size the block keeps. With `MERGE` the tail
+    /// absorbs a free right neighbour and the header after the block may have a used left
+    /// neighbour (`off` was a used block, as in [`Heap::realloc`]); without, the block came
+    /// from a free list, so the header after it is marked as following a free block already.
     #[inline(always)]
-    pub(super) fn carve<const GF: bool, const MERGE: bool>(&mut self, off: usize, size: usize, need: usize) -> usize {
-        let keep = if size - need >= MIN_BLOCK { need } else { size };
-        // SAFETY: `off` is a block header inside the area; its left neighbour's flag is kept.
-        unsafe {
-            let p = self.base.as_ptr().add(off).cast::<u32>();
-            p.write(keep as u32 | (p.read() & PREV_FREE));
-            p.add(1).write(USED_TAG ^ off as u32);
-        }
-        if keep < size {
-            let tail = off + keep;
-            let mut tail_size = size - keep;
-            // (`insert_free` writes the tail's header: its left neighbour is this used block.)
-            let after = tail + tail_size;
-            // The sentinel after the last block is marked used: no bounds test needed.
-            if MERGE && self.is_free(after) {
-                let s = self.size_at(after);
-                self.remove_free::<GF>(after);
-                tail_size += s;
-            }
-            self.insert_free::<GF>(tail, tail_size);
-            self.mark_free_end(tail, tail_size);
-            // SAFETY: the tail's extent.
-            unsafe { self.poison_free(tail, tail_size) };
-        } else {
+    pub(super) fn carve<const GF: bool, const MERGE: bool>(
+        &mut self,
+        off: usize,
+        size: usize,
+        need: usize,
+        flag: u32,
+    ) -> usize {
+        let used_hdr = |size: usize| [size as u32 | flag, USED_TAG ^ off as u32];
+        let rest = size - need;
+        if rest < MIN_BLOCK {
+            // SAFETY: `off` is a block header inside the area.
+            unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write(used_hdr(size)) };
             self.clear_prev_free(off + size);
+            return size;
         }
-        keep
+        // SAFETY: as above.
+        unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write(used_hdr(need)) };
+        let tail = off + need;
+        let mut tail_size = rest;
+        // (`insert_free` writes the tail's header: its left neighbour is this used block.)
+        let after = tail + tail_size;
+        let mut after_flag = MERGE;
+        // The sentinel after the last block is marked used: no bounds test needed.
+        if MERGE && self.is_free(after) {
+            let s = self.size_at(after);
+            self.remove_free::<GF>(after);
+            tail_size += s;
+            after_flag = false;
+        }
+        self.insert_free::<GF>(tail, tail_size);
+        self.set_footer(tail, tail_size);
+        if after_flag {
+            self.set_prev_free(tail + tail_size);
+        }
+        // SAFETY: the tail's extent.
+        unsafe { self.poison_free(tail, tail_size) };
+        need
     }
 
-    /// The header offset of `ptr` when it is the payload of a used block here, else `None`
-    /// (the reason is then found by [`Heap::misuse`], off the hot path).
+    /// The header offset of `ptr` and the header's size word (flags included) when `ptr` is
+    /// the payload of a used block here, else `None` (the reason is then found by
+    /// [`Heap::misuse`], off the hot path).
     #[inline(always)]
-    pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<usize> {
+    pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<(usize, u32)> {
         let p = ptr.as_ptr() as usize;
         let base = self.base.as_ptr() as usize;
-        // One unsigned compare for both ends: a pointer below the first payload wraps around.
+        // One unsigned compare for both ends and the alignment: a pointer below the first
+        // payload wraps around, a misaligned one rotates its low bits to the top.
         let off = p.wrapping_sub(base + HEADER);
-        if off >= self.last_header || !off.is_multiple_of(16) {
+        if off.rotate_right(4) >= self.offsets {
             return None;
         }
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
             return None;
         }
-        // SAFETY: `off` is a 16-aligned offset inside the area, so 16 readable bytes.
-        let h = unsafe { self.hdr(off) };
-        let poisoned = cfg!(feature = "sanitize") && h.tag == u32::from_ne_bytes([crate::POISON; 4]);
-        let size = h.size as usize;
-        (h.tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len).then_some(off)
+        // SAFETY: `off` is a 16-aligned offset inside the area, so 8 readable bytes.
+        let [word, tag] = unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().read() };
+        let poisoned = cfg!(feature = "sanitize") && tag == u32::from_ne_bytes([crate::POISON; 4]);
+        let size = (word & !FLAGS) as usize;
+        (tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len)
+            .then_some((off, word))
     }
 
     /// Why [`Heap::used_block`] rejected `ptr`: [`Error::DoubleFree`] for a block freed
     /// already (free or merged tag, or poisoned bytes), else [`Error::ForeignPointer`].
+    ///
+    /// Cold, but inlinable: it only reads, so where the error is dropped (as
+    /// `GlobalAlloc::dealloc` does in release builds) the compiler removes the call, and the
+    /// failed check costs no stack frame on the hot path.
     #[cold]
-    #[inline(never)]
+    #[inline]
     pub(super) fn misuse(&self, ptr: NonNull<u8>) -> Error {
         let p = ptr.as_ptr() as usize;
         let off = p.wrapping_sub(self.base.as_ptr() as usize + HEADER);
-        if off >= self.last_header || !off.is_multiple_of(16) {
+        if off.rotate_right(4) >= self.offsets {
             return Error::ForeignPointer;
         }
         if crate::poison::is_poisoned((p - HEADER) as *const u8) {
@@ -260,11 +343,6 @@ impl Heap<'_> {
         } else {
             Error::ForeignPointer
         }
-    }
-
-    /// Checks that `ptr` is the payload of a used block here and returns its header offset.
-    pub(super) fn validate(&self, ptr: NonNull<u8>) -> Result<usize> {
-        self.used_block(ptr).ok_or_else(|| self.misuse(ptr))
     }
 
     /// Frees a block, merging it with free neighbours.
@@ -310,28 +388,45 @@ impl Heap<'_> {
     /// unknown).
     #[inline(always)]
     pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>, hint: usize) -> bool {
-        // The likely right neighbour's tag, read before the block's own header is known: the
-        // load does not wait for that one. (Any pointer gives a header offset inside the area
-        // or the sentinel's; the block is at least `hint` long, so for a right layout the
-        // offset is the neighbour's header or inside the block itself.)
-        let guess = (ptr.as_ptr() as usize).wrapping_sub(self.base.as_ptr() as usize + HEADER).wrapping_add(hint) & !15;
-        let mut guess = if guess <= self.len { guess } else { self.len };
+        let Some((off, word)) = self.used_block(ptr) else { return false };
+        // The likely right neighbour's tag: its offset comes from the hint, not from the
+        // header, so the two loads do not wait for each other. (Any hint gives a header
+        // position at most `len`, the sentinel's: `off` and `hint` are multiples of 16.)
+        let mut guess = off.wrapping_add(hint).min(self.len);
         if crate::poison::is_poisoned(self.base.as_ptr().wrapping_add(guess + 4)) {
             guess = self.len;
         }
-        // SAFETY: `guess` is a multiple of 16 at most `len`: a header position (the sentinel's
-        // at `len`) with 8 readable, 4-aligned bytes.
+        // SAFETY: `guess` is a header position (see above) with 8 readable, 4-aligned bytes.
         let guess_tag = unsafe { self.base.as_ptr().add(guess).cast::<u32>().add(1).read() };
-        match self.used_block(ptr) {
-            Some(off) => {
-                let next = off + self.size_at(off);
-                let next_free = if next == guess { guess_tag == FREE_TAG ^ next as u32 } else { self.is_free(next) };
-                // SAFETY: checked just above.
-                unsafe { self.free_at::<GF>(off, next_free) };
-                true
-            }
-            None => false,
+        let next = off + (word & !FLAGS) as usize;
+        let next_free = if next == guess { guess_tag == FREE_TAG ^ next as u32 } else { self.is_free(next) };
+        if next_free || word & PREV_FREE != 0 {
+            // SAFETY: checked just above.
+            return unsafe { self.free_merging::<GF>(off, next_free) };
         }
+        // No free neighbour (about half the frees): the block is listed as it is (its size
+        // word has no flag set).
+        self.used_blocks -= 1;
+        let size = next - off;
+        self.flip_tag(off, USED_TAG ^ FREE_TAG);
+        self.list_free::<GF>(off, size);
+        self.set_footer(off, size);
+        self.set_prev_free(next);
+        // SAFETY: the block's extent.
+        unsafe { self.poison_free(off, size) };
+        true
+    }
+
+    /// [`Heap::free_at`] for a block with a free neighbour, out of line and called last (so
+    /// the inlined free of a block without one saves no registers); returns `true`.
+    ///
+    /// # Safety
+    /// As [`Heap::free_at`].
+    #[inline(never)]
+    pub(super) unsafe fn free_merging<const GF: bool>(&mut self, off: usize, next_free: bool) -> bool {
+        // SAFETY: the caller's contract.
+        unsafe { self.free_at::<GF>(off, next_free) };
+        true
     }
 
     /// Frees the used block at `off`; `next_free` says whether its right neighbour is free.
@@ -344,16 +439,14 @@ impl Heap<'_> {
         let h = unsafe { self.hdr(off) };
         let mut start = off;
         let mut size = h.size as usize;
-        self.used -= size;
         self.used_blocks -= 1;
         let next = off + size;
         // The sentinel after the last block is marked used: no bounds test needed.
         if next_free {
             size += self.size_at(next);
             self.remove_free::<GF>(next);
-            // The absorbed header is inside the merged block (its payload was freed before, so
-            // a free of it is a double free).
-            self.set_dead(next);
+            // (The absorbed header keeps its free tag: a free of its payload is still told
+            // apart as a double free.)
         }
         if h.prev_free {
             let prev_size = self.prev_size(off);
@@ -362,13 +455,22 @@ impl Heap<'_> {
             if prev_size <= off && self.is_free(prev) {
                 self.remove_free::<GF>(prev);
                 // As above; this block was just freed.
-                self.set_dead(off);
+                self.flip_tag(off, USED_TAG ^ DEAD_TAG);
                 start = prev;
                 size += prev_size;
             }
         }
-        self.insert_free::<GF>(start, size);
-        self.mark_free_end(start, size);
+        if start == off {
+            self.flip_tag(off, USED_TAG ^ FREE_TAG);
+        }
+        // SAFETY: `start` is the merged block's header, whose tag is the free one now.
+        unsafe { self.base.as_ptr().add(start).cast::<u32>().write(size as u32) };
+        self.list_free::<GF>(start, size);
+        self.set_footer(start, size);
+        // (After a free right neighbour, the next header is marked already.)
+        if !next_free {
+            self.set_prev_free(start + size);
+        }
         // SAFETY: the merged block's extent.
         unsafe { self.poison_free(start, size) };
     }
@@ -379,42 +481,50 @@ impl Heap<'_> {
     /// # Errors
     /// As [`Heap::free`] for `ptr`; [`Error::OutOfMemory`] when no block fits (the old block
     /// is then untouched).
+    #[inline]
     pub fn realloc(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
-        if self.policy == Policy::GoodFit {
-            self.realloc_in::<true>(ptr, new)
-        } else {
-            self.realloc_in::<false>(ptr, new)
-        }
+        if self.policy == Policy::GoodFit { self.realloc_in::<true>(ptr, new) } else { self.realloc_list(ptr, new) }
+    }
+
+    /// [`Heap::realloc`] for the list policies, out of line as [`Heap::alloc_list`].
+    #[inline(never)]
+    pub(super) fn realloc_list(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
+        self.realloc_in::<false>(ptr, new)
     }
 
     /// [`Heap::realloc`] for good fit (`GF`) or the list policies.
+    #[inline(always)]
     pub(super) fn realloc_in<const GF: bool>(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
-        let off = self.validate(ptr)?;
-        let oom = Error::OutOfMemory { size: new.size(), align: new.align() };
+        let Some((off, word)) = self.used_block(ptr) else { return Err(self.misuse(ptr)) };
         let need = Self::block_need(new);
-        let size = self.size_at(off);
-        if (ptr.as_ptr() as usize).is_multiple_of(new.align()) {
+        let size = (word & !FLAGS) as usize;
+        let flag = word & PREV_FREE;
+        // (Alignments are powers of two.)
+        if ptr.as_ptr() as usize & (new.align() - 1) == 0 {
             if need <= size {
-                self.used -= size;
-                self.used += self.carve::<GF, true>(off, size, need);
+                self.carve::<GF, true>(off, size, need, flag);
                 return Ok(ptr);
             }
+            // (The sentinel after the last block is marked used.)
             let next = off + size;
-            if next < self.len && self.is_free(next) && size + self.size_at(next) >= need {
-                let total = size + self.size_at(next);
-                self.remove_free::<GF>(next);
-                // SAFETY: the absorbed block becomes part of a live one.
-                unsafe { self.unpoison_block(next - HEADER, self.size_at(next) + HEADER) };
-                self.used -= size;
-                self.used += self.carve::<GF, true>(off, total, need);
-                return Ok(ptr);
+            if self.is_free(next) {
+                let next_size = self.size_at(next);
+                if size + next_size >= need {
+                    self.remove_free::<GF>(next);
+                    // SAFETY: the absorbed block becomes part of a live one.
+                    unsafe { self.unpoison_block(next - HEADER, next_size + HEADER) };
+                    self.carve::<GF, true>(off, size + next_size, need, flag);
+                    return Ok(ptr);
+                }
             }
         }
-        let fresh = self.alloc_in::<GF>(new).ok_or(oom)?;
+        let fresh = if GF { self.alloc_good(new) } else { self.alloc_in::<GF>(new) };
+        let Some(fresh) = fresh else { return Err(Self::out_of_memory(new)) };
         let old_payload = size - HEADER;
         // SAFETY: both blocks are live and distinct; copy the smaller payload.
         unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), old_payload.min(new.size())) };
-        // SAFETY: validated above, and still used.
+        // SAFETY: validated above, and still used (the allocation may have changed its flag
+        // and its right neighbour, which `free_at` reads again).
         unsafe { self.free_at::<GF>(off, self.is_free(off + size)) };
         Ok(fresh)
     }

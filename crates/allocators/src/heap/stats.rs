@@ -1,6 +1,6 @@
 //! Looking inside a heap: occupancy statistics, the list of blocks, and the integrity check.
 
-use super::block::{FLAGS, FREE_TAG, Heap, MIN_BLOCK, NONE, PREV_FREE, USED_TAG};
+use super::block::{FLAGS, FREE_TAG, HEADER, Heap, MIN_BLOCK, NONE, PREV_FREE, USED_TAG, block_of};
 use crate::error::{Error, Result};
 
 /// A snapshot of a heap's occupancy.
@@ -45,18 +45,18 @@ impl Heap<'_> {
     /// Occupancy statistics (walks the free lists: O(free blocks)).
     #[must_use]
     pub fn stats(&self) -> HeapStats {
-        let mut s =
-            HeapStats { capacity: self.len, used: self.used, used_blocks: self.used_blocks, ..HeapStats::default() };
+        let mut s = HeapStats { capacity: self.len, used_blocks: self.used_blocks, ..HeapStats::default() };
         for &head in &self.heads {
             let mut cur = head;
             while cur != NONE {
-                let size = self.size_at(cur as usize);
+                let size = self.size_at(block_of(cur));
                 s.free += size;
                 s.free_blocks += 1;
                 s.largest_free = s.largest_free.max(size);
-                cur = self.links(cur as usize).0;
+                cur = self.links(block_of(cur)).0;
             }
         }
+        s.used = s.capacity - s.free;
         s
     }
 
@@ -85,7 +85,7 @@ impl Heap<'_> {
         let mut off = 0;
         let mut prev_size = 0usize;
         let mut prev_free = false;
-        let (mut used, mut used_blocks, mut free_blocks) = (0, 0, 0);
+        let (mut free_bytes, mut used_blocks, mut free_blocks) = (0, 0, 0);
         while off < self.len {
             // SAFETY: `off` stays inside the area: it advances by block sizes checked below.
             let h = unsafe { self.hdr(off) };
@@ -107,9 +107,9 @@ impl Heap<'_> {
                 return Err(Error::Corrupt("two free neighbours"));
             }
             if free {
+                free_bytes += size;
                 free_blocks += 1;
             } else {
-                used += size;
                 used_blocks += 1;
             }
             prev_free = free;
@@ -123,18 +123,10 @@ impl Heap<'_> {
         {
             return Err(Error::Corrupt("sentinel"));
         }
-        if used != self.used || used_blocks != self.used_blocks {
+        if used_blocks != self.used_blocks {
             return Err(Error::Corrupt("usage counters"));
         }
-        for (w, &word) in self.bitmap.iter().enumerate() {
-            if (word != 0) != (self.summary & (1 << w) != 0) {
-                return Err(Error::Corrupt("bitmap summary"));
-            }
-        }
-        if self.summary >> self.bitmap.len() != 0 {
-            return Err(Error::Corrupt("bitmap summary"));
-        }
-        let mut listed = 0;
+        let (mut listed, mut listed_bytes) = (0, 0);
         for (bin, &head) in self.heads.iter().enumerate() {
             if (head != NONE) != (self.bitmap[bin / 64] & (1 << (bin % 64)) != 0) {
                 return Err(Error::Corrupt("bitmap"));
@@ -142,8 +134,10 @@ impl Heap<'_> {
             let mut cur = head;
             let mut back = NONE;
             while cur != NONE {
-                let c = cur as usize;
+                // (A link below `HEADER` wraps around to an offset out of range.)
+                let c = (cur as usize).wrapping_sub(HEADER);
                 if c >= self.len
+                    || !c.is_multiple_of(16)
                     || !self.is_free(c)
                     || self.bin_for(self.size_at(c)) != bin
                     || self.stored_bin(c) != bin
@@ -155,6 +149,7 @@ impl Heap<'_> {
                     return Err(Error::Corrupt("free list back link"));
                 }
                 listed += 1;
+                listed_bytes += self.size_at(c);
                 if listed > free_blocks {
                     return Err(Error::Corrupt("free list cycle"));
                 }
@@ -162,7 +157,7 @@ impl Heap<'_> {
                 cur = next;
             }
         }
-        if listed != free_blocks {
+        if listed != free_blocks || listed_bytes != free_bytes {
             return Err(Error::Corrupt("free block not listed"));
         }
         Ok(())

@@ -1,4 +1,4 @@
-use super::bins::{bin_at_least, bin_of_units};
+use super::bins::{bin_at_least, bin_of_size, bin_of_size_int};
 use super::block::BINS;
 use super::*;
 use alloc::vec;
@@ -8,7 +8,8 @@ fn l(size: usize, align: usize) -> Layout {
     Layout::from_size_align(size, align).unwrap()
 }
 
-/// The bin formulas with the small sizes as a separate case, as TLSF writes them.
+/// TLSF's size classes of 16-byte units, the small sizes as a separate case: the partition
+/// of sizes that [`bin_of_size`] numbers its own way.
 fn reference_bin_of_units(u: usize) -> usize {
     if u < 8 {
         return u;
@@ -17,39 +18,50 @@ fn reference_bin_of_units(u: usize) -> usize {
     8 + (fl - 3) * 8 + ((u >> (fl - 3)) & 7)
 }
 
-fn reference_bin_at_least(u: usize) -> usize {
-    if u < 8 {
-        return u;
-    }
-    let fl = usize::BITS as usize - 1 - u.leading_zeros() as usize;
-    reference_bin_of_units(u + (1 << (fl - 3)) - 1)
+/// Block sizes worth testing: every one up to 1 MiB, and those around each power of two.
+fn sizes() -> impl Iterator<Item = usize> {
+    let edges = (5..32).flat_map(|b| [(1usize << b) - 16, 1 << b, (1 << b) + 16]);
+    (1..65_536).map(|u| u * 16).chain(edges).chain([u32::MAX as usize & !15])
 }
 
 #[test]
-fn branch_free_bins_match_the_reference() {
-    let edges = (3..32).flat_map(|b| [(1usize << b) - 1, 1 << b, (1 << b) + 1]);
-    for u in (0..70_000).chain(edges).chain([u32::MAX as usize / 16]) {
-        assert_eq!(bin_of_units(u), reference_bin_of_units(u), "bin of {u}");
-        assert_eq!(bin_at_least(u), reference_bin_at_least(u), "bin at least {u}");
+fn size_classes_are_tlsf_classes() {
+    for size in sizes() {
+        assert_eq!(bin_of_size(size), bin_of_size_int(size), "float and integer class of {size}");
+        assert!(bin_of_size(size) < BINS, "class of {size}");
+        // The same partition as TLSF's, in the same order.
+        let (a, b) = (size, size + 16);
+        assert_eq!(
+            bin_of_size(a) == bin_of_size(b),
+            reference_bin_of_units(a / 16) == reference_bin_of_units(b / 16),
+            "class boundary at {b}"
+        );
+        assert!(bin_of_size(a) <= bin_of_size(b), "order at {b}");
+    }
+    // Sizes no block has land at or above `BINS` (no search may find a block for them),
+    // whichever way they are worked out.
+    #[cfg(target_pointer_width = "64")]
+    for huge in [1 << 36, 1 << 53, (1 << 53) + 16, 1 << 62, isize::MAX as usize, usize::MAX - 15] {
+        assert!(bin_of_size(huge) >= BINS, "class of {huge}");
+        assert!(bin_at_least(huge) >= BINS, "class at least {huge}");
     }
 }
 
 #[test]
-fn bins_are_monotonic_and_cover_the_range() {
-    let mut last = 0;
-    for u in 2..100_000usize {
-        let b = bin_of_units(u);
-        assert!(b >= last && b < BINS);
-        last = b;
-        // Every block in `bin_at_least(u)` or above is at least `u` units.
-        let a = bin_at_least(u);
-        for v in u.saturating_sub(20).max(2)..u + 20 {
-            if bin_of_units(v) >= a {
-                assert!(v >= u, "u {u} v {v}");
+fn requests_find_blocks_large_enough() {
+    for need in sizes().filter(|&s| s >= MIN_BLOCK) {
+        let a = bin_at_least(need);
+        // At most the request's own class when all its blocks fit, else the next one...
+        let own = bin_of_size(need);
+        assert!(a <= own + 1, "need {need}");
+        assert_eq!(a <= own, bin_of_size(need - 16) < own, "need {need}");
+        // ...and every block in that class or above is large enough.
+        for v in (need.saturating_sub(320).max(16)..need + 320).step_by(16) {
+            if bin_of_size(v) >= a {
+                assert!(v >= need, "need {need}, block {v}");
             }
         }
     }
-    assert!(bin_of_units(u32::MAX as usize / 16) < BINS);
 }
 
 #[test]
