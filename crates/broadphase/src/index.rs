@@ -184,10 +184,14 @@ pub trait SpatialIndex: core::fmt::Debug {
     ///
     /// The answers do not depend on it: the same pairs in the same order (for
     /// `pairs_unsorted` too) on any number of threads. The grid, the hash, the tree and the
-    /// sweep split their pair search and their pair sort; a pass too small to gain from
-    /// another thread (per thread: about 64k candidate tests in the grid and the hash, 8k tree
-    /// nodes, 4k sweep entries) stays on fewer, so a few hundred boxes cost what they cost on
-    /// one. Brute force, queries and rays use one thread.
+    /// sweep split their pair search and their pair sort, and the grid, the hash and the sweep
+    /// their [`SpatialIndex::update_many`] and [`SpatialIndex::update_many_with`]; a pass too
+    /// small to gain from another thread (per thread: about 32k cell entries in the grid and
+    /// the hash, 8k tree nodes, 4k sweep entries, 16k moved ids) stays on fewer, so a few
+    /// hundred boxes cost what they cost on one. Brute force, queries and rays use one thread.
+    ///
+    /// The threads other than the caller's come from a pool kept for the process: started by
+    /// the first pass that needs them, asleep between passes.
     ///
     /// # Errors
     /// [`Error::BadConfig`] for 0.

@@ -57,8 +57,8 @@ impl Threads {
     }
 
     /// How many parts a pass of `work` units is cut into: one per thread, but none smaller
-    /// than `min` units (a thread costs tens of microseconds to start, more than a small pass
-    /// saves).
+    /// than `min` units (waking a helper thread and waiting for it costs microseconds, more
+    /// than a small pass saves).
     pub(crate) fn parts(self, work: usize, min: usize) -> usize {
         (work / min.max(1)).clamp(1, self.0)
     }
@@ -398,6 +398,56 @@ mod tests {
         assert_eq!(t.parts(0, 100), 1);
         assert_eq!(t.parts(250, 100), 2);
         assert_eq!(t.parts(10_000, 100), 3);
+    }
+
+    /// More parts than threads: each part runs once, whichever thread takes it.
+    #[test]
+    fn more_parts_than_threads_each_run_once() {
+        for threads in [1, 2, 3, 8] {
+            let mut parts: Vec<(usize, usize)> = (0..100).map(|i| (i, 0)).collect();
+            run_on(threads, &mut parts, |(i, out)| *out += *i * 3 + 1);
+            assert!(parts.iter().all(|&(i, out)| out == i * 3 + 1), "{threads} threads");
+        }
+    }
+
+    /// A panic in a part reaches the caller once every part is done, and the pool still works.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_panicking_part_panics_the_caller_and_the_pool_goes_on() {
+        for _ in 0..3 {
+            let mut parts: Vec<usize> = (0..64).collect();
+            let result = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
+                run_on(4, &mut parts, |p| {
+                    assert!(*p != 37, "part 37 fails");
+                    *p += 1000;
+                });
+            }));
+            assert!(result.is_err());
+        }
+        let mut parts = vec![0usize; 64];
+        run_on(4, &mut parts, |p| *p += 1);
+        assert!(parts.iter().all(|&p| p == 1));
+    }
+
+    /// Passes started at once from several threads, and a pass started from inside a part
+    /// (the pool then busy: scoped threads of its own), each run every part once.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn concurrent_and_nested_passes_run_every_part_once() {
+        std::thread::scope(|s| {
+            for t in 0..4usize {
+                s.spawn(move || {
+                    for round in 0..50 {
+                        let mut parts: Vec<usize> = (0..(8 + round % 5)).collect();
+                        run_on(3, &mut parts, |p| *p = *p * 2 + t);
+                        assert!(parts.iter().enumerate().all(|(i, &p)| p == i * 2 + t));
+                    }
+                });
+            }
+        });
+        let mut outer: Vec<Vec<usize>> = (0..6).map(|i| vec![i; 10]).collect();
+        run_on(3, &mut outer, |inner| run_on(2, inner, |x| *x += 1));
+        assert!(outer.iter().enumerate().all(|(i, v)| v.iter().all(|&x| x == i + 1)));
     }
 
     /// Big enough scenes do split: the pair search and the sort (and the grid's patch) each
