@@ -18,7 +18,10 @@
 //! - a further argument `unsorted` makes the moving scenes (and the movers alone) call
 //!   `pairs_unsorted` instead of `pairs`; `threads=N` runs `pairs` on N threads (the crate's
 //!   `parallel` feature; default 1, `threads=all` for every core), e.g.
-//!   `broadphase_frame_cost moving100k grid 20 threads=2`.
+//!   `broadphase_frame_cost moving100k grid 20 threads=2`; `batch` moves the boxes with one
+//!   `update_many` call a frame (the boxes gathered first) instead of one `update` per box,
+//!   `batch-with` with one `update_many_with` (the index makes each box from the scene's
+//!   center and half extents, on its threads).
 //! - scene `rays`: the bench's first-hit rays, 1,000 a frame, against 25k tiles in a `grid`
 //!   (cell 1.25), `hash` or `tree`.
 //! - scene `quality1k`, `quality10k` (index ignored): the moving scene with a default `Tree`
@@ -108,6 +111,10 @@ fn sparse_movers<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -
 /// Whether `run_frames` calls `pairs_unsorted` instead of `pairs` (a fourth argument `unsorted`).
 static UNSORTED: AtomicBool = AtomicBool::new(false);
 
+/// How `run_frames` moves the boxes: 0, `update` per box; 1, one `update_many` (a further
+/// argument `batch`); 2, one `update_many_with` (`batch-with`).
+static BATCH: AtomicUsize = AtomicUsize::new(0);
+
 /// The thread count of the index's `pairs` (a further argument `threads=N`; 1 by default).
 static THREADS: AtomicUsize = AtomicUsize::new(1);
 
@@ -119,11 +126,21 @@ fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> u
     index.pairs(&mut pairs);
     let mut total = 0;
     let mut times = Vec::with_capacity(frames);
+    let batch = BATCH.load(Ordering::Relaxed);
+    let mut boxes = Vec::with_capacity(ids.len());
     for _ in 0..frames {
         let t = Instant::now();
         s.step();
-        for (i, &id) in ids.iter().enumerate() {
-            index.update(id, s.aabb(i)).unwrap();
+        if batch == 1 {
+            boxes.clear();
+            boxes.extend((0..ids.len()).map(|i| s.aabb(i)));
+            index.update_many(&ids, &boxes).unwrap();
+        } else if batch == 2 {
+            index.update_many_with(&ids, &|i| s.aabb(i)).unwrap();
+        } else {
+            for (i, &id) in ids.iter().enumerate() {
+                index.update(id, s.aabb(i)).unwrap();
+            }
         }
         if UNSORTED.load(Ordering::Relaxed) {
             index.pairs_unsorted(&mut pairs);
@@ -327,6 +344,8 @@ fn main() {
     for arg in args.iter().skip(4) {
         match arg.as_str() {
             "unsorted" => UNSORTED.store(true, Ordering::Relaxed),
+            "batch" => BATCH.store(1, Ordering::Relaxed),
+            "batch-with" => BATCH.store(2, Ordering::Relaxed),
             "threads=all" => {
                 THREADS.store(std::thread::available_parallelism().map_or(1, usize::from), Ordering::Relaxed);
             }

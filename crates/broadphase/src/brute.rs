@@ -48,6 +48,15 @@ impl SpatialIndex for BruteForce {
         Ok(())
     }
 
+    fn update_many(&mut self, ids: &[ProxyId], boxes: &[Aabb]) -> Result<(), Error> {
+        crate::index::check_lengths(ids, boxes)?;
+        self.slots.set_many(ids, |i| boxes[i], crate::par::Threads::one())
+    }
+
+    fn update_many_with(&mut self, ids: &[ProxyId], boxes: &(dyn Fn(usize) -> Aabb + Sync)) -> Result<(), Error> {
+        self.slots.set_many(ids, boxes, crate::par::Threads::one())
+    }
+
     fn aabb(&self, id: ProxyId) -> Option<Aabb> {
         self.slots.get(id)
     }

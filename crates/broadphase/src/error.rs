@@ -18,7 +18,7 @@ pub enum Error {
     #[error("stale or unknown proxy id {0:?}")]
     StaleId(ProxyId),
     /// A cell size, margin, grid size or table size that cannot work (zero, negative, too many
-    /// cells); the text names the parameter.
+    /// cells), or slices given together that differ in length; the text names the parameter.
     #[error("bad configuration: {0}")]
     BadConfig(&'static str),
     /// More than `u32::MAX - 1` live proxies.

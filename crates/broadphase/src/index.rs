@@ -43,6 +43,53 @@ pub trait SpatialIndex: core::fmt::Debug {
     /// [`Error::StaleId`] when `id` is not live here.
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error>;
 
+    /// Moves many proxies at once: each `ids[i]` to `boxes[i]`, as [`SpatialIndex::update`] on
+    /// each in turn (an id listed twice ends at its last box). The grid, the hash and the sweep
+    /// check and write the boxes on several threads with the `parallel` feature (as
+    /// [`SpatialIndex::set_threads`] allows, from about 16k ids per thread), so a frame of many
+    /// moving boxes is one call instead of one per box.
+    ///
+    /// # Errors
+    /// [`Error::StaleId`] for the first id (in order) that is not live here, and
+    /// [`Error::BadConfig`] when `ids` and `boxes` differ in length; either way no box has
+    /// moved.
+    fn update_many(&mut self, ids: &[ProxyId], boxes: &[Aabb]) -> Result<(), Error> {
+        check_lengths(ids, boxes)?;
+        self.update_many_with(ids, &|i| boxes[i])
+    }
+
+    /// Moves many proxies at once, each `ids[i]` to the box `boxes(i)`: as
+    /// [`SpatialIndex::update_many`], with the boxes made by a closure, which the grid, the
+    /// hash and the sweep call on several threads with the `parallel` feature, so the work of
+    /// making the boxes (from positions, say) is split too. `boxes` is called once for each
+    /// `i`, in no set order, and only once every id has been checked.
+    ///
+    /// ```
+    /// use lore_broadphase::{Aabb, Grid, SpatialIndex, glam::{Vec2, vec2}};
+    /// # fn main() -> Result<(), lore_broadphase::Error> {
+    /// let mut grid = Grid::new(vec2(0.0, 0.0), 2.0, 64, 64)?;
+    /// let mut centers: Vec<Vec2> = (0..100).map(|i| vec2(i as f32, 10.0)).collect();
+    /// let ids = centers.iter().map(|&c| grid.insert(Aabb::from_center(c, Vec2::splat(0.4))?)).collect::<Result<Vec<_>, _>>()?;
+    /// centers.iter_mut().for_each(|c| c.y += 0.5);
+    /// grid.update_many_with(&ids, &|i| Aabb::from_center(centers[i], Vec2::splat(0.4)).unwrap())?;
+    /// assert_eq!(grid.aabb(ids[7]), Some(Aabb::from_center(vec2(7.0, 10.5), Vec2::splat(0.4))?));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::StaleId`] for the first id (in order) that is not live here (no box has
+    /// moved, `boxes` was not called).
+    fn update_many_with(&mut self, ids: &[ProxyId], boxes: &(dyn Fn(usize) -> Aabb + Sync)) -> Result<(), Error> {
+        if let Some(&id) = ids.iter().find(|&&id| self.aabb(id).is_none()) {
+            return Err(Error::StaleId(id));
+        }
+        for (i, &id) in ids.iter().enumerate() {
+            self.update(id, boxes(i))?;
+        }
+        Ok(())
+    }
+
     /// The current box of a live proxy.
     fn aabb(&self, id: ProxyId) -> Option<Aabb>;
 
@@ -137,10 +184,14 @@ pub trait SpatialIndex: core::fmt::Debug {
     ///
     /// The answers do not depend on it: the same pairs in the same order (for
     /// `pairs_unsorted` too) on any number of threads. The grid, the hash, the tree and the
-    /// sweep split their pair search and their pair sort; a pass too small to gain from
-    /// another thread (per thread: about 64k candidate tests in the grid and the hash, 8k tree
-    /// nodes, 4k sweep entries) stays on fewer, so a few hundred boxes cost what they cost on
-    /// one. Brute force, queries and rays use one thread.
+    /// sweep split their pair search and their pair sort, and the grid, the hash and the sweep
+    /// their [`SpatialIndex::update_many`] and [`SpatialIndex::update_many_with`]; a pass too
+    /// small to gain from another thread (per thread: about 32k cell entries in the grid and
+    /// the hash, 8k tree nodes, 4k sweep entries, 16k moved ids) stays on fewer, so a few
+    /// hundred boxes cost what they cost on one. Brute force, queries and rays use one thread.
+    ///
+    /// The threads other than the caller's come from a pool kept for the process: started by
+    /// the first pass that needs them, asleep between passes.
     ///
     /// # Errors
     /// [`Error::BadConfig`] for 0.
@@ -161,4 +212,9 @@ pub trait SpatialIndex: core::fmt::Debug {
     /// each occupied grid or hash cell (weight = proxies listed there) or each tree node
     /// (weight = depth). Brute force and the sweep show nothing.
     fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32));
+}
+
+/// [`SpatialIndex::update_many`]'s refusal of slices of different lengths.
+pub(crate) fn check_lengths(ids: &[ProxyId], boxes: &[Aabb]) -> Result<(), Error> {
+    if ids.len() == boxes.len() { Ok(()) } else { Err(Error::BadConfig("update_many needs as many boxes as ids")) }
 }

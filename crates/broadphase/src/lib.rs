@@ -67,9 +67,11 @@
 //!   through their checked constructors), `no_std` too. An id read back is only as good as the
 //!   index it came from: in another index it is stale or names another box.
 //! - `parallel` (implies `std`): `pairs` and `pairs_unsorted` of the grid, the hash, the tree
-//!   and the sweep split their work over scoped threads, by default one per core
-//!   ([`SpatialIndex::set_threads`], [`World::set_threads`]). The answers are those of one
-//!   thread, in the same order; passes too small to gain stay on one thread.
+//!   and the sweep, and [`SpatialIndex::update_many`] / [`SpatialIndex::update_many_with`] of
+//!   the grid, the hash and the sweep, split their work over a pool of std threads kept for
+//!   the process, by default one per core ([`SpatialIndex::set_threads`],
+//!   [`World::set_threads`]). The answers are those of one thread, in the same order; passes
+//!   too small to gain stay on one thread.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]

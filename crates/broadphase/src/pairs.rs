@@ -13,6 +13,7 @@
 use crate::id::ProxyId;
 use crate::par::{self, Threads};
 use crate::slots::Slots;
+use crate::stats::QueryStats;
 use alloc::vec::Vec;
 
 /// Fewer keys than this are sorted by comparison (the radix sort's count tables would cost
@@ -185,6 +186,256 @@ impl PairSort {
     }
 }
 
+/// One thread's share of a pair pass cut into chunks that the threads take in turn (the grid's
+/// and the hash's): the keys of the chunks it took, one chunk after the other, and for the
+/// sorted order its count of keys per first slot.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PartKeys {
+    /// The keys found (`keys[..len]`; the rest is room for the branch-free walks).
+    pub(crate) keys: Vec<u64>,
+    /// How many keys were found.
+    pub(crate) len: usize,
+    /// The chunks taken, in the order taken: the chunk and where its keys end in `keys`.
+    chunks: Vec<(usize, usize)>,
+    /// Per first slot: this part's keys (once counted), then where its next key goes in the
+    /// sorted order (in [`PairSort::sort_parts`]).
+    counts: Vec<u32>,
+    /// Whether `counts` counts the keys (`count_slots`), so `push` counts too.
+    counted: bool,
+    /// Per slot range of the sorted order: this part's keys (once counted).
+    range_keys: Vec<usize>,
+    /// The slot ranges of `range_keys`.
+    ranges: SlotRanges,
+    /// What the part's walks cost.
+    pub(crate) stats: QueryStats,
+}
+
+impl PartKeys {
+    /// Empties the part for a new pass.
+    pub(crate) fn start(&mut self) {
+        self.len = 0;
+        self.chunks.clear();
+        self.counted = false;
+        self.stats = QueryStats::default();
+    }
+
+    /// Closes chunk `chunk`: its keys are those found since the previous chunk was closed.
+    pub(crate) fn end_chunk(&mut self, chunk: usize) {
+        self.chunks.push((chunk, self.len));
+    }
+
+    /// Adds one key (counted if the keys are).
+    pub(crate) fn push(&mut self, key: u64, bits: u32) {
+        if self.len == self.keys.len() {
+            self.keys.resize(2 * self.len + 16, 0);
+        }
+        self.keys[self.len] = key;
+        self.len += 1;
+        if self.counted {
+            let a = (key >> bits) as u32;
+            self.counts[a as usize] += 1;
+            self.range_keys[self.ranges.of(a)] += 1;
+        }
+    }
+
+    /// Puts each key at its place in `target`: its part's next position for its first slot
+    /// (`counts`, made positions by `slot_offsets`).
+    fn scatter_keys(&mut self, bits: u32, target: &SortedKeys) {
+        for &k in &self.keys[..self.len] {
+            let a = (k >> bits) as usize;
+            let at = self.counts[a] as usize;
+            self.counts[a] += 1;
+            assert!(at < target.1);
+            // SAFETY: `at` is in bounds (checked). No other thread writes it: the offsets give
+            // each (slot, part) its own stretch of positions, as long as the keys of that part
+            // and slot, and each key takes the next position of its part's stretch for its
+            // slot (the part's counter for that slot, which only this thread moves).
+            unsafe { target.0.add(at).write(k) };
+        }
+    }
+
+    /// Counts the keys per first slot (slots below `capacity`) and per range of `ranges`,
+    /// for the sorted order.
+    pub(crate) fn count_slots(&mut self, bits: u32, capacity: usize, ranges: SlotRanges) {
+        self.counts.clear();
+        self.counts.resize(capacity, 0);
+        for &k in &self.keys[..self.len] {
+            self.counts[(k >> bits) as usize] += 1;
+        }
+        self.ranges = ranges;
+        self.range_keys.clear();
+        self.range_keys.extend(
+            (0..ranges.len())
+                .map(|r| self.counts[ranges.start(r)..ranges.start(r + 1)].iter().map(|&c| c as usize).sum::<usize>()),
+        );
+        self.counted = true;
+    }
+}
+
+/// A chunk's stretch of the unsorted output: where its keys start in its part, and its pairs.
+type Stretch<'a> = (usize, &'a mut [(ProxyId, ProxyId)]);
+
+/// One slot range's counts in every part, a scratch buffer, and where the range's keys start
+/// in the sorted order.
+type RangeCounts<'a> = (Vec<&'a mut [u32]>, &'a mut Vec<u32>, usize);
+
+/// Where the threads of [`PairSort::sort_parts`] put the keys: each writes its own keys at
+/// positions no other thread writes (see there).
+struct SortedKeys(*mut u64, usize);
+
+// SAFETY: shared by the threads of one scatter pass, each writing positions that no other
+// writes (see `PairSort::sort_parts`); the buffer outlives the pass.
+unsafe impl Sync for SortedKeys {}
+
+impl PairSort {
+    /// Writes the pairs of the keys of `parts` into `out` (replaced): in key order for
+    /// [`Order::Ids`] (the parts counted by [`PartKeys::count_slots`]), else in chunk order
+    /// (chunk `0` to `chunks - 1`, whichever part took each), on one thread per part.
+    ///
+    /// The sorted order is the counting sort of [`PairSort::sort_into`] on several threads:
+    /// the slots are cut into one range per part, and each thread turns the counts of its
+    /// range (in every part) into where each part's keys of each slot start, relative to the
+    /// range; each thread then puts its own part's keys there (after the keys of the ranges
+    /// before), and last, each thread sorts the runs of one stretch of the keys, cut between
+    /// first slots, and writes their pairs.
+    pub(crate) fn sort_parts(
+        &mut self,
+        parts: &mut [PartKeys],
+        chunks: usize,
+        bits: u32,
+        slots: &Slots,
+        out: &mut Vec<(ProxyId, ProxyId)>,
+        order: Order,
+    ) {
+        let low = (1u64 << bits) - 1;
+        let generations = slots.generations();
+        let pair = move |k: u64| {
+            let (a, b) = ((k >> bits) as u32, (k & low) as u32);
+            (ProxyId::new(a, generations[a as usize]), ProxyId::new(b, generations[b as usize]))
+        };
+        let n: usize = parts.iter().map(|p| p.len).sum();
+        // Every pair is overwritten: what `out` held is kept where it fits, not cleared.
+        out.truncate(n);
+        out.resize(n, (ProxyId::new(0, 0), ProxyId::new(0, 0)));
+        if order == Order::Found {
+            // Each chunk's stretch of `out`, in chunk order, handed to the part that took it.
+            let mut owner = alloc::vec![(usize::MAX, 0, 0); chunks];
+            for (p, part) in parts.iter().enumerate() {
+                let mut start = 0;
+                for &(c, end) in &part.chunks {
+                    owner[c] = (p, start, end);
+                    start = end;
+                }
+            }
+            let mut jobs: Vec<(&[u64], Vec<Stretch<'_>>)> =
+                parts.iter().map(|p| (&p.keys[..p.len], Vec::new())).collect();
+            let mut rest = &mut out[..];
+            for &(p, start, end) in &owner {
+                if p != usize::MAX {
+                    let (here, tail) = core::mem::take(&mut rest).split_at_mut(end - start);
+                    rest = tail;
+                    jobs[p].1.push((start, here));
+                }
+            }
+            par::run(&mut jobs, |(keys, stretches)| {
+                for (start, here) in stretches.iter_mut() {
+                    write_pairs(&keys[*start..], here, pair);
+                }
+            });
+            return;
+        }
+        let threads = parts.len();
+        let capacity = slots.capacity();
+        let ranges = parts[0].ranges;
+        // 1. Per slot range: the counts become where each part's keys of each slot go.
+        let mut base = 0;
+        self.ranges.resize_with(ranges.len(), RangeSort::default);
+        let mut offsets: Vec<RangeCounts<'_>> = Vec::with_capacity(ranges.len());
+        for (r, scratch) in self.ranges.iter_mut().enumerate() {
+            offsets.push((Vec::with_capacity(threads), &mut scratch.counts, base));
+            base += parts.iter().map(|p| p.range_keys[r]).sum::<usize>();
+        }
+        debug_assert_eq!(base, n);
+        for part in parts.iter_mut() {
+            debug_assert!(part.counted && part.counts.len() == capacity && part.ranges.len() == ranges.len());
+            let mut rest = &mut part.counts[..];
+            for (r, (range, _, _)) in offsets.iter_mut().enumerate() {
+                let (here, tail) = core::mem::take(&mut rest).split_at_mut(ranges.start(r + 1) - ranges.start(r));
+                rest = tail;
+                range.push(here);
+            }
+        }
+        par::run(&mut offsets, |(counts, scratch, base)| slot_offsets(counts, scratch, *base as u32));
+        drop(offsets);
+        // 2. Each part's keys to their places.
+        let sorted = &mut self.buffers[0];
+        // Every key is overwritten: only a longer buffer is filled.
+        if sorted.len() < n {
+            sorted.resize(n, 0);
+        }
+        let target = SortedKeys(sorted.as_mut_ptr(), n);
+        par::run(parts, |part| part.scatter_keys(bits, &target));
+        // 3. Stretches of about equal length, cut between first slots: runs sorted, pairs written.
+        let sorted = &mut sorted[..n];
+        let mut cuts = Vec::with_capacity(threads + 1);
+        cuts.push(0);
+        for t in 1..threads {
+            let mut at = (n * t / threads).max(cuts[cuts.len() - 1]);
+            while at > 0 && at < n && sorted[at] >> bits == sorted[at - 1] >> bits {
+                at += 1;
+            }
+            cuts.push(at);
+        }
+        cuts.push(n);
+        let mut jobs = Vec::with_capacity(threads);
+        let (mut keys, mut pairs) = (&mut sorted[..], &mut out[..]);
+        for w in cuts.windows(2) {
+            let (k, k_rest) = core::mem::take(&mut keys).split_at_mut(w[1] - w[0]);
+            let (p, p_rest) = core::mem::take(&mut pairs).split_at_mut(w[1] - w[0]);
+            (keys, pairs) = (k_rest, p_rest);
+            jobs.push((k, p));
+        }
+        par::run(&mut jobs, |(keys, pairs)| {
+            sort_runs(keys, bits);
+            write_pairs(keys, pairs, pair);
+        });
+    }
+}
+
+/// Writes the pair of each key into `out` (as many as fit).
+#[inline(always)]
+fn write_pairs(keys: &[u64], out: &mut [(ProxyId, ProxyId)], pair: impl Fn(u64) -> (ProxyId, ProxyId)) {
+    for (o, &k) in out.iter_mut().zip(keys) {
+        *o = pair(k);
+    }
+}
+
+/// Turns the counts of one slot range, one slice per part (all of the same length), into
+/// where each part's keys of each slot go, from `base` on: slot by slot, part by part. Each
+/// step is a pass over whole slices (`scratch` holds a slot's total, then its next place).
+fn slot_offsets(counts: &mut [&mut [u32]], scratch: &mut Vec<u32>, base: u32) {
+    scratch.clear();
+    scratch.resize(counts.first().map_or(0, |c| c.len()), 0);
+    for c in counts.iter() {
+        for (total, &k) in scratch.iter_mut().zip(c.iter()) {
+            *total += k;
+        }
+    }
+    let mut sum = base;
+    for at in scratch.iter_mut() {
+        let total = *at;
+        *at = sum;
+        sum += total;
+    }
+    for c in counts.iter_mut() {
+        for (at, k) in scratch.iter_mut().zip(c.iter_mut()) {
+            let here = *k;
+            *k = *at;
+            *at += here;
+        }
+    }
+}
+
 /// How many slot ranges the pair keys are split into per thread, so that
 /// [`PairSort::sort_ranges`] can hand each thread a run of ranges with about as many keys.
 pub(crate) const RANGES_PER_THREAD: usize = 8;
@@ -192,7 +443,7 @@ pub(crate) const RANGES_PER_THREAD: usize = 8;
 /// Splits pair keys by their first slot into ranges that [`PairSort::sort_ranges`] sorts,
 /// runs of them on one thread each: slot `a` is in range `min(⌊a · mult / 2³²⌋, ranges - 1)`, about
 /// `capacity / ranges` slots a range (a multiply and a shift: the walks ask it once per entry).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SlotRanges {
     ranges: usize,
     capacity: usize,
@@ -219,7 +470,7 @@ impl SlotRanges {
 
     /// The first slot of range `r` (`capacity` from `r == len` on): the first `a` whose
     /// `⌊a · mult / 2³²⌋` reaches `r`.
-    fn start(self, r: usize) -> usize {
+    pub(crate) fn start(self, r: usize) -> usize {
         if r >= self.ranges {
             self.capacity
         } else {

@@ -3,8 +3,12 @@
 
 use crate::error::Error;
 use crate::id::ProxyId;
+use crate::par::{self, Threads};
 use alloc::vec::Vec;
 use lore_geom::Aabb;
+
+/// Fewer ids than this per thread are checked and written on fewer threads.
+const PARALLEL_IDS: usize = 16 * 1024;
 
 /// The boxes of one index, by slot.
 #[derive(Clone, Debug, Default)]
@@ -70,6 +74,73 @@ impl Slots {
         Ok((i, self.aabbs[s]))
     }
 
+    /// Gives each `ids[i]` the box `box_of(i)`, in order (an id listed twice keeps its last
+    /// box), on up to `threads` threads: first every id is checked, then the boxes are made
+    /// and written, `box_of` called once for each `i`. Ids in ascending order (as `ids()` and
+    /// `insert` give them) are cut into runs, one per thread, whose slots cannot meet; in any
+    /// other order each thread reads every id and writes those of one slot range, so two
+    /// threads never write one slot.
+    ///
+    /// # Errors
+    /// [`Error::StaleId`] for the first id that is not live (nothing written, `box_of` not
+    /// called).
+    pub(crate) fn set_many(
+        &mut self,
+        ids: &[ProxyId],
+        box_of: impl Fn(usize) -> Aabb + Sync,
+        threads: Threads,
+    ) -> Result<(), Error> {
+        let parts = threads.parts(ids.len(), PARALLEL_IDS);
+        if parts == 1 {
+            if let (Some(id), _) = self.check(ids) {
+                return Err(Error::StaleId(id));
+            }
+            write_range(0, &mut self.aabbs, ids, 0, &box_of);
+            return Ok(());
+        }
+        let chunk = ids.len().div_ceil(parts);
+        let mut checks: Vec<(&[ProxyId], Option<ProxyId>, bool)> = ids.chunks(chunk).map(|c| (c, None, true)).collect();
+        par::run(&mut checks, |(c, stale, ascending)| (*stale, *ascending) = self.check(c));
+        if let Some(id) = checks.iter().find_map(|c| c.1) {
+            return Err(Error::StaleId(id));
+        }
+        let ascending = checks.iter().all(|c| c.2)
+            && checks.windows(2).all(|w| w[0].0.last().map(|a| a.index()) < w[1].0.first().map(|b| b.index()));
+        if ascending {
+            // Each run's slots lie in `first..=last` of its ids, and these do not overlap.
+            let mut jobs = Vec::with_capacity(checks.len());
+            let (mut rest, mut skipped) = (&mut self.aabbs[..], 0);
+            for (k, (c, _, _)) in checks.iter().enumerate() {
+                let (first, last) = (c[0].index() as usize, c[c.len() - 1].index() as usize);
+                let (_, tail) = core::mem::take(&mut rest).split_at_mut(first - skipped);
+                let (here, tail) = tail.split_at_mut(last + 1 - first);
+                (rest, skipped) = (tail, last + 1);
+                jobs.push((first, here, *c, k * chunk));
+            }
+            par::run(&mut jobs, |(first, here, c, at)| write_range(*first, here, c, *at, &box_of));
+            return Ok(());
+        }
+        let width = self.aabbs.len().div_ceil(parts).max(1);
+        let mut ranges: Vec<(usize, &mut [Aabb])> =
+            self.aabbs.chunks_mut(width).enumerate().map(|(i, part)| (i * width, part)).collect();
+        par::run(&mut ranges, |(first, part)| write_range(*first, part, ids, 0, &box_of));
+        Ok(())
+    }
+
+    /// The first of `ids` that is not live, if any, and whether their slots are ascending.
+    fn check(&self, ids: &[ProxyId]) -> (Option<ProxyId>, bool) {
+        let mut ascending = true;
+        let mut after = 0;
+        for &id in ids {
+            if self.slot(id).is_err() {
+                return (Some(id), false);
+            }
+            ascending &= id.index() >= after;
+            after = id.index() + 1;
+        }
+        (None, ascending)
+    }
+
     pub(crate) fn get(&self, id: ProxyId) -> Option<Aabb> {
         self.slot(id).ok().map(|i| self.aabbs[i as usize])
     }
@@ -123,6 +194,18 @@ impl Slots {
         }
         self.free = (0..self.live.len() as u32).rev().collect();
         self.len = 0;
+    }
+}
+
+/// Writes `box_of(at + i)` for each `ids[i]` whose slot is in `first..first + part.len()` to
+/// `part` (the boxes of those slots), in order.
+fn write_range(first: usize, part: &mut [Aabb], ids: &[ProxyId], at: usize, box_of: &impl Fn(usize) -> Aabb) {
+    for (i, &id) in ids.iter().enumerate() {
+        if let Some(s) = (id.index() as usize).checked_sub(first)
+            && s < part.len()
+        {
+            part[s] = box_of(at + i);
+        }
     }
 }
 

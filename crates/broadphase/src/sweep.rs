@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::hits::sort_hits;
 use crate::id::ProxyId;
-use crate::index::SpatialIndex;
+use crate::index::{SpatialIndex, check_lengths};
 use crate::pairs::{Order, PairSort, RANGES_PER_THREAD, SlotRanges};
 use crate::par::{self, Threads};
 use crate::ray_hit::RayHit;
@@ -135,6 +135,19 @@ impl SpatialIndex for Sweep {
         let s = self.slots.slot(id)?;
         self.slots.aabbs[s as usize] = aabb;
         self.dirty = true;
+        Ok(())
+    }
+
+    fn update_many(&mut self, ids: &[ProxyId], boxes: &[Aabb]) -> Result<(), Error> {
+        check_lengths(ids, boxes)?;
+        self.slots.set_many(ids, |i| boxes[i], self.threads)?;
+        self.dirty |= !ids.is_empty();
+        Ok(())
+    }
+
+    fn update_many_with(&mut self, ids: &[ProxyId], boxes: &(dyn Fn(usize) -> Aabb + Sync)) -> Result<(), Error> {
+        self.slots.set_many(ids, boxes, self.threads)?;
+        self.dirty |= !ids.is_empty();
         Ok(())
     }
 

@@ -61,7 +61,8 @@ impl<S: SpatialIndex, M: SpatialIndex> World<S, M> {
         &self.movers
     }
 
-    /// The moving index, to insert, update, remove or query moving boxes.
+    /// The moving index, to insert, update, remove or query moving boxes (many at once with
+    /// [`SpatialIndex::update_many`] or [`SpatialIndex::update_many_with`]).
     pub fn movers_mut(&mut self) -> &mut M {
         &mut self.movers
     }

@@ -1,5 +1,6 @@
 //! `pairs` on several threads gives exactly what it gives on one: the same sorted pairs, and
-//! for `pairs_unsorted` the same pairs in the same order, frame after frame of moving boxes,
+//! for `pairs_unsorted` the same pairs in the same order, frame after frame of moving boxes
+//! (moved box by box on one thread, with `update_many` and `update_many_with` on the others),
 //! in scenes big enough that every index splits its work (40k boxes and more).
 #![cfg(feature = "parallel")]
 
@@ -117,10 +118,20 @@ fn same_on_every_thread_count(start: Scene, frames: usize, threads: &[usize]) {
             scene.step();
             // Every third frame, a few boxes leave and come back under new ids.
             let leaving: Vec<usize> = if frame % 3 == 2 { (frame..n).step_by(97).collect() } else { Vec::new() };
-            for index in std::iter::once(&mut one).chain(many.iter_mut()) {
-                for (i, &id) in ids.iter().enumerate() {
-                    index.update(id, scene.aabb(i)).unwrap();
+            // One thread moves box by box; the others, in turn, box by box, with
+            // `update_many` and with `update_many_with`.
+            let boxes: Vec<Aabb> = (0..n).map(|i| scene.aabb(i)).collect();
+            for (i, &id) in ids.iter().enumerate() {
+                one.update(id, boxes[i]).unwrap();
+            }
+            for index in &mut many {
+                match frame % 3 {
+                    0 => ids.iter().zip(&boxes).for_each(|(&id, &b)| index.update(id, b).unwrap()),
+                    1 => index.update_many(&ids, &boxes).unwrap(),
+                    _ => index.update_many_with(&ids, &|i| scene.aabb(i)).unwrap(),
                 }
+            }
+            for index in std::iter::once(&mut one).chain(many.iter_mut()) {
                 for &i in &leaving {
                     index.remove(ids[i]).unwrap();
                 }

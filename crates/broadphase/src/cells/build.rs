@@ -241,7 +241,8 @@ impl<M: CellMap> Cells<M> {
         // Counts become the end of each bucket's run; the fill moves them back to the starts
         // (a counting sort with no separate cursor array).
         // The same pass lists the buckets holding two entries or more: `pairs` walks only
-        // those, so a sparse grid (few boxes, many cells) costs little there.
+        // those, so a sparse grid (few boxes, many cells) costs little there. (In the
+        // patchable layout it walks the used buckets' regions instead, which patches keep.)
         let buckets = self.map.buckets();
         self.crowded.clear();
         let mut sum = 0u32;
@@ -255,9 +256,6 @@ impl<M: CellMap> Cells<M> {
                 let count = *c;
                 if count == 0 {
                     continue;
-                }
-                if count >= 2 {
-                    self.crowded.push((sum, sum + count));
                 }
                 let cap = room_for(count);
                 self.regions[b] = Region { start: sum, len: count, cap };

@@ -5,7 +5,7 @@ use super::map::{CellMap, check_cell_size};
 use crate::error::Error;
 use crate::hits::{all_hits, first_hit};
 use crate::id::ProxyId;
-use crate::index::SpatialIndex;
+use crate::index::{SpatialIndex, check_lengths};
 use crate::pairs::Order;
 use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
@@ -171,6 +171,15 @@ impl SpatialIndex for SpatialHash {
     #[inline]
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
         self.0.update(id, aabb)
+    }
+
+    fn update_many(&mut self, ids: &[ProxyId], boxes: &[Aabb]) -> Result<(), Error> {
+        check_lengths(ids, boxes)?;
+        self.0.update_many(ids, |i| boxes[i])
+    }
+
+    fn update_many_with(&mut self, ids: &[ProxyId], boxes: &(dyn Fn(usize) -> Aabb + Sync)) -> Result<(), Error> {
+        self.0.update_many(ids, boxes)
     }
 
     fn aabb(&self, id: ProxyId) -> Option<Aabb> {

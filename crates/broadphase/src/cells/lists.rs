@@ -5,7 +5,7 @@
 use super::map::CellMap;
 use crate::error::Error;
 use crate::id::ProxyId;
-use crate::pairs::PairSort;
+use crate::pairs::{PairSort, PartKeys};
 use crate::par::Threads;
 use crate::slots::Slots;
 use alloc::vec::Vec;
@@ -117,7 +117,8 @@ pub(crate) struct Cells<M: CellMap> {
     /// `starts[b]..starts[b + 1]` are bucket `b`'s items.
     pub(super) starts: Vec<u32>,
     /// The item runs (`start..end` in `items`) of the buckets with two items or more: all
-    /// `pairs` walks.
+    /// `pairs` walks (not kept in the patchable layout, where `pairs` reads the regions of
+    /// `region_list`).
     pub(super) crowded: Vec<(u32, u32)>,
     /// The patchable layout's region of each bucket (empty for a bucket never used).
     pub(super) regions: Vec<Region>,
@@ -172,10 +173,8 @@ pub(crate) struct Cells<M: CellMap> {
     pub(super) run_ends: Vec<u32>,
     /// How many threads `pairs` may use.
     pub(super) threads: Threads,
-    /// Where `pairs` cuts the crowded buckets (or the patch cuts the slots) between threads.
-    pub(super) cuts: Vec<usize>,
-    /// The key buffers of `pairs`' parts on several threads (kept for reuse).
-    pub(super) part_cand: Vec<Vec<u64>>,
+    /// The keys of `pairs`' parts on several threads, one per thread (kept for reuse).
+    pub(super) part_keys: Vec<PartKeys>,
     /// The patch's moved slots, per part, on several threads (kept for reuse).
     pub(super) part_moved: Vec<Vec<(u32, [i32; 4], bool)>>,
 }
@@ -217,8 +216,7 @@ impl<M: CellMap> Cells<M> {
             runs: Vec::new(),
             run_ends: Vec::new(),
             threads: Threads::default(),
-            cuts: Vec::new(),
-            part_cand: Vec::new(),
+            part_keys: Vec::new(),
             part_moved: Vec::new(),
         }
     }
@@ -292,6 +290,12 @@ impl<M: CellMap> Cells<M> {
         let s = self.slots.slot(id)?;
         self.slots.aabbs[s as usize] = aabb;
         self.dirty = true;
+        Ok(())
+    }
+
+    pub(super) fn update_many(&mut self, ids: &[ProxyId], box_of: impl Fn(usize) -> Aabb + Sync) -> Result<(), Error> {
+        self.slots.set_many(ids, box_of, self.threads)?;
+        self.dirty |= !ids.is_empty();
         Ok(())
     }
 

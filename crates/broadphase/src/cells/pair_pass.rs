@@ -1,12 +1,14 @@
 //! The pair pass: every overlapping pair, bucket by bucket, each once.
 
-use super::lists::{Cells, Item};
+use super::lists::{Cells, Item, Region};
 use super::map::CellMap;
 use crate::id::ProxyId;
-use crate::pairs::{Order, RANGES_PER_THREAD, SlotRanges};
+use crate::pairs::{Order, PartKeys, SlotRanges};
 use crate::par;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use core::ops::Range;
+use core::sync::atomic::{AtomicUsize, Ordering};
 use lore_geom::Aabb;
 
 /// Above this many slots (a box table of 512 KiB, past the per-core cache of the machines
@@ -29,13 +31,59 @@ fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// Fewer candidate tests than this per thread are made on fewer threads.
-const PARALLEL_CANDIDATES: usize = 64 * 1024;
+/// Fewer cell entries than this per thread are paired on fewer threads.
+const PARALLEL_ENTRIES: usize = 32 * 1024;
 
-/// Starts the reads of the boxes of bucket `c +` [`PREFETCH_AHEAD`] of `buckets`.
+/// How many chunks of buckets per thread a pair walk on several threads is cut into: each
+/// thread takes the next chunk not yet taken, so one that starts late or meets crowded buckets
+/// takes fewer.
+const CHUNKS_PER_THREAD: usize = 32;
+
+/// The buckets a pair walk visits, each as its run of items.
+trait Spans: Copy + Send + Sync {
+    /// How many buckets.
+    fn len(self) -> usize;
+    /// Bucket `c`'s items, `start..end` in `items` (those with fewer than two are skipped).
+    fn span(self, c: usize) -> (u32, u32);
+}
+
+/// The crowded buckets' runs (`Cells::crowded`).
+impl Spans for &[(u32, u32)] {
+    #[inline(always)]
+    fn len(self) -> usize {
+        <[(u32, u32)]>::len(self)
+    }
+    #[inline(always)]
+    fn span(self, c: usize) -> (u32, u32) {
+        self[c]
+    }
+}
+
+/// The buckets in use in the patchable layout, in `region_list` order: the crowded ones are
+/// those of `crowded` in the same order, read in place (the patch does not list them).
+#[derive(Clone, Copy)]
+struct Regions<'a> {
+    list: &'a [u32],
+    regions: &'a [Region],
+}
+
+impl Spans for Regions<'_> {
+    #[inline(always)]
+    fn len(self) -> usize {
+        self.list.len()
+    }
+    #[inline(always)]
+    fn span(self, c: usize) -> (u32, u32) {
+        let r = self.regions[self.list[c] as usize];
+        (r.start, r.start + r.len)
+    }
+}
+
+/// Starts the reads of the boxes of bucket `c +` [`PREFETCH_AHEAD`] of `spans`.
 #[inline(always)]
-fn prefetch_ahead<T>(buckets: &[(u32, u32)], c: usize, items: &[Item<T>], aabbs: &[Aabb]) {
-    if let Some(&(plo, phi)) = buckets.get(c + PREFETCH_AHEAD) {
+fn prefetch_ahead<T>(spans: impl Spans, c: usize, items: &[Item<T>], aabbs: &[Aabb]) {
+    if c + PREFETCH_AHEAD < spans.len() {
+        let (plo, phi) = spans.span(c + PREFETCH_AHEAD);
         let boxes = aabbs.as_ptr();
         for item in &items[plo as usize..phi as usize] {
             prefetch(boxes.wrapping_add(item.slot as usize));
@@ -72,29 +120,36 @@ fn test_row<T: PartialEq>(
     n
 }
 
-/// The pair walk over `buckets`: candidate keys written into `cand` (grown as needed), the
-/// number of hits (at its front) returned, `stats` counted.
+/// The pair walk over buckets `range` of `spans`: candidate keys written into `cand` from
+/// `cand[n]` on (grown as needed), the new number of hits (at its front) returned, `stats`
+/// counted.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn walk<T: PartialEq>(
-    buckets: &[(u32, u32)],
+    spans: impl Spans,
+    range: Range<usize>,
     items: &[Item<T>],
     aabbs: &[Aabb],
     unique_cells: bool,
     bits: u32,
     cand: &mut Vec<u64>,
+    mut n: usize,
     stats: &mut QueryStats,
 ) -> usize {
-    let mut n = 0;
     // A box table bigger than the cache: each bucket's boxes are read from all over it, so
     // the reads of a bucket a few ahead are started now, to arrive by the time it is tested.
     let prefetching = aabbs.len() > PREFETCH_ABOVE;
-    for (c, &(lo, hi)) in buckets.iter().enumerate() {
+    for c in range {
         if prefetching {
-            prefetch_ahead(buckets, c, items, aabbs);
+            prefetch_ahead(spans, c, items, aabbs);
+        }
+        let (lo, hi) = spans.span(c);
+        let k = (hi - lo) as usize;
+        if k < 2 {
+            continue;
         }
         let items = &items[lo as usize..hi as usize];
         stats.visited += 1;
-        let k = items.len();
         stats.candidates += (k * (k - 1) / 2) as u64;
         // Room for every candidate of the bucket (the buffer only grows, so this is rarely a
         // call).
@@ -110,23 +165,29 @@ fn walk<T: PartialEq>(
     n
 }
 
-/// Appends each of `keys` to `split[r]` for the slot range `r` of its first slot (each
-/// `split[r]` cleared first).
-fn split_by_range(keys: &[u64], bits: u32, ranges: SlotRanges, split: &mut [Vec<u64>]) {
-    split.iter_mut().for_each(Vec::clear);
-    for &k in keys {
-        split[ranges.of((k >> bits) as u32)].push(k);
+/// One thread's share of a pair walk cut into `chunks` runs of about equal length: takes the
+/// next chunk not yet taken (`next`) until none is left, its keys going to `part`.
+#[allow(clippy::too_many_arguments)]
+fn walk_chunks<T: PartialEq>(
+    spans: impl Spans,
+    chunks: usize,
+    next: &AtomicUsize,
+    items: &[Item<T>],
+    aabbs: &[Aabb],
+    unique_cells: bool,
+    bits: u32,
+    part: &mut PartKeys,
+) {
+    let len = spans.len();
+    loop {
+        let c = next.fetch_add(1, Ordering::Relaxed);
+        if c >= chunks {
+            return;
+        }
+        let range = c * len / chunks..(c + 1) * len / chunks;
+        part.len = walk(spans, range, items, aabbs, unique_cells, bits, &mut part.keys, part.len, &mut part.stats);
+        part.end_chunk(c);
     }
-}
-
-/// One part of the pair walk on several threads: a run of crowded buckets and its buffers:
-/// the walk's keys in `keys[0]` (the first `found[0]`), and for `pairs` those of slot range
-/// `r` in `keys[1 + r]` (the first `found[1 + r]`).
-struct Walk<'a> {
-    buckets: &'a [(u32, u32)],
-    keys: &'a mut [Vec<u64>],
-    found: Vec<usize>,
-    stats: QueryStats,
 }
 
 impl<M: CellMap> Cells<M> {
@@ -136,124 +197,84 @@ impl<M: CellMap> Cells<M> {
     /// walk reads the cell lists front to back; `PairSort` then puts the pairs in id order (or,
     /// for `pairs_unsorted`, leaves them in the walk's order).
     ///
-    /// On several threads, the crowded buckets are cut into runs of about equal candidate
-    /// tests, one per thread. For `pairs_unsorted` each run's keys go to one buffer, and the
-    /// buffers, taken in order, are one thread's keys. For `pairs` each run splits its keys by
-    /// the range of their first slot, one range per thread, and each thread then sorts one
-    /// range's keys from every run into its own stretch of `out`.
+    /// On several threads the buckets are cut into chunks of about equal length, several per
+    /// thread, and each thread takes the next chunk not yet taken, writing its keys after
+    /// those of the chunks it took before ([`PartKeys`]); [`PairSort::sort_parts`] then puts
+    /// the keys of all chunks in id order, or in chunk order (one thread's order) for
+    /// `pairs_unsorted`.
     pub(super) fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, order: Order) -> QueryStats {
         self.reindex_for_pairs();
         let bits = 32 - (self.slots.capacity() as u32).leading_zeros();
-        // (Counting the candidates costs a pass over the buckets: only when it may pay.)
-        let threads = if self.threads.get() > 1 && 2 * self.entries >= PARALLEL_CANDIDATES {
-            let weights = self.crowded.iter().map(|&(lo, hi)| {
-                let k = u64::from(hi - lo);
-                k * (k - 1) / 2
-            });
-            let parts = self.threads.parts(weights.clone().sum::<u64>() as usize, PARALLEL_CANDIDATES);
-            par::cut_by_weight(self.crowded.len(), parts, weights, &mut self.cuts);
-            self.cuts.len() - 1
-        } else {
-            1
-        };
+        let threads = self.threads.parts(self.entries, PARALLEL_ENTRIES);
+        let (items, aabbs) = (&self.items[..], &self.slots.aabbs[..]);
+        let regions = Regions { list: &self.region_list, regions: &self.regions };
+        let patchable = self.is_patchable();
         let mut stats = QueryStats::default();
         if threads == 1 {
             let mut cand = core::mem::take(&mut self.cand);
-            let mut n =
-                walk(&self.crowded, &self.items, &self.slots.aabbs, M::UNIQUE_CELLS, bits, &mut cand, &mut stats);
-            self.pair_big(
-                bits,
-                &mut stats,
-                SlotRanges::new(1, 1),
-                core::slice::from_mut(&mut cand),
-                core::slice::from_mut(&mut n),
-            );
+            let mut n = if patchable {
+                walk(regions, 0..regions.len(), items, aabbs, M::UNIQUE_CELLS, bits, &mut cand, 0, &mut stats)
+            } else {
+                let crowded = &self.crowded[..];
+                walk(crowded, 0..crowded.len(), items, aabbs, M::UNIQUE_CELLS, bits, &mut cand, 0, &mut stats)
+            };
+            self.pair_big(bits, &mut stats, &mut |key| {
+                if n == cand.len() {
+                    cand.resize(2 * n + 16, 0);
+                }
+                cand[n] = key;
+                n += 1;
+            });
             self.pair_sort.sort_into(&[&cand[..n]], bits, &self.slots, out, order, self.threads);
             self.cand = cand;
             stats.hits = out.len() as u64;
             return stats;
         }
-        let walks = self.cuts.len() - 1;
-        let ranges =
-            SlotRanges::new(if order == Order::Ids { walks * RANGES_PER_THREAD } else { 1 }, self.slots.capacity());
-        // The walk's buffer, then one per range (none for one range).
-        let per_walk = if ranges.len() > 1 { 1 + ranges.len() } else { 1 };
-        let mut buffers = core::mem::take(&mut self.part_cand);
-        buffers.resize_with(walks * per_walk, Vec::new);
-        let mut parts: Vec<Walk<'_>> = self
-            .cuts
-            .windows(2)
-            .zip(buffers.chunks_mut(per_walk))
-            .map(|(w, keys)| Walk {
-                buckets: &self.crowded[w[0]..w[1]],
-                keys,
-                found: alloc::vec![0; per_walk],
-                stats: QueryStats::default(),
-            })
-            .collect();
-        let (items, aabbs) = (&self.items[..], &self.slots.aabbs[..]);
-        par::run(&mut parts, |w| {
-            let n = walk(w.buckets, items, aabbs, M::UNIQUE_CELLS, bits, &mut w.keys[0], &mut w.stats);
-            w.found[0] = n;
-            if let [walked, split @ ..] = &mut w.keys[..]
-                && !split.is_empty()
-            {
-                // `pairs`: the walk's keys by slot range, one range for each of the sort's threads.
-                split_by_range(&walked[..n], bits, ranges, split);
-                for (found, keys) in w.found[1..].iter_mut().zip(split.iter()) {
-                    *found = keys.len();
-                }
+        let buckets = if patchable { regions.len() } else { self.crowded.len() };
+        let chunks = (threads * CHUNKS_PER_THREAD).min(buckets).max(1);
+        let mut parts = core::mem::take(&mut self.part_keys);
+        parts.resize_with(threads, PartKeys::default);
+        let next = AtomicUsize::new(0);
+        let (sorted, capacity) = (order == Order::Ids, self.slots.capacity());
+        let ranges = SlotRanges::new(threads, capacity);
+        let crowded = &self.crowded[..];
+        par::run(&mut parts, |part| {
+            part.start();
+            if patchable {
+                walk_chunks(regions, chunks, &next, items, aabbs, M::UNIQUE_CELLS, bits, part);
+            } else {
+                walk_chunks(crowded, chunks, &next, items, aabbs, M::UNIQUE_CELLS, bits, part);
+            }
+            if sorted {
+                part.count_slots(bits, capacity, ranges);
             }
         });
-        for w in &parts {
-            stats = stats.plus(w.stats);
+        for part in &parts {
+            stats = stats.plus(part.stats);
         }
-        // The big boxes' pairs go after the last part's.
-        let first = per_walk - ranges.len();
-        if let Some(last) = parts.last_mut() {
-            self.pair_big(bits, &mut stats, ranges, &mut last.keys[first..], &mut last.found[first..]);
+        // The big boxes' pairs go after every chunk's, as one more chunk.
+        if !self.big.is_empty()
+            && let Some(last) = parts.last_mut()
+        {
+            self.pair_big(bits, &mut stats, &mut |key| last.push(key, bits));
+            last.end_chunk(chunks);
         }
-        let keys: Vec<Vec<&[u64]>> = parts
-            .iter()
-            .map(|w| w.keys[first..].iter().zip(&w.found[first..]).map(|(k, &n)| &k[..n]).collect())
-            .collect();
-        if order == Order::Ids {
-            self.pair_sort.sort_ranges(&keys, ranges, walks, bits, &self.slots, out);
-        } else {
-            let keys: Vec<&[u64]> = keys.iter().map(|k| k[0]).collect();
-            self.pair_sort.sort_into(&keys, bits, &self.slots, out, order, self.threads);
-        }
-        drop(keys);
-        drop(parts);
-        self.part_cand = buffers;
+        self.pair_sort.sort_parts(&mut parts, chunks + 1, bits, &self.slots, out, order);
+        self.part_keys = parts;
         stats.hits = out.len() as u64;
         stats
     }
 
     /// The pairs of the big boxes: a big box is a box query over its cells (or a scan of all
     /// boxes when it covers more cells than there are boxes); two big boxes pair once, from
-    /// the smaller. Keys are appended to `keys[r]` (after its first `found[r]`) by the range
-    /// `r` of their first slot.
-    fn pair_big(
-        &self,
-        bits: u32,
-        stats: &mut QueryStats,
-        ranges: SlotRanges,
-        keys: &mut [Vec<u64>],
-        found: &mut [usize],
-    ) {
+    /// the smaller. Each pair's key goes to `key`.
+    fn pair_big(&self, bits: u32, stats: &mut QueryStats, key: &mut impl FnMut(u64)) {
         for &a in &self.big {
             let box_a = self.slots.aabbs[a as usize];
             self.collect(&box_a, stats, &mut |b| {
                 if !self.is_big[b as usize] || b > a {
                     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                    let r = ranges.of(lo);
-                    let (cand, n) = (&mut keys[r], &mut found[r]);
-                    if *n == cand.len() {
-                        cand.resize(2 * *n + 16, 0);
-                    }
-                    cand[*n] = (u64::from(lo) << bits) | u64::from(hi);
-                    *n += 1;
+                    key((u64::from(lo) << bits) | u64::from(hi));
                 }
             });
         }

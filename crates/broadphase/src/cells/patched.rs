@@ -203,13 +203,6 @@ impl<M: CellMap> Cells<M> {
             self.is_big[s_] = false;
         }
         self.moved = moved;
-        self.crowded.clear();
-        for &b in &self.region_list {
-            let Region { start, len, .. } = self.regions[b as usize];
-            if len >= 2 {
-                self.crowded.push((start, start + len));
-            }
-        }
         self.entries = entries as usize;
         self.dirty = false;
         self.bounds = Bounds::Stale;
