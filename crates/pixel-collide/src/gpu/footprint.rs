@@ -86,19 +86,23 @@ impl Clip {
 
     /// Keeps the part where `a·x + b·y <= c`.
     pub(super) fn half_plane(&mut self, a: f64, b: f64, c: f64) -> &mut Self {
-        self.tmp.clear();
-        let n = self.cur.len();
         let f = |p: [f64; 2]| a * p[0] + b * p[1] - c;
-        for k in 0..n {
-            let (p, q) = (self.cur[k], self.cur[(k + 1) % n]);
-            let (fp, fq) = (f(p), f(q));
-            if fp <= 0.0 {
-                self.tmp.push(p);
-            }
+        if self.cur.iter().all(|&p| f(p) <= 0.0) {
+            return self;
+        }
+        self.tmp.clear();
+        let Some(&last) = self.cur.last() else { return self };
+        let (mut p, mut fp) = (last, f(last));
+        for &q in &self.cur {
+            let fq = f(q);
             if (fp < 0.0 && fq > 0.0) || (fp > 0.0 && fq < 0.0) {
                 let t = fp / (fp - fq);
                 self.tmp.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
             }
+            if fq <= 0.0 {
+                self.tmp.push(q);
+            }
+            (p, fp) = (q, fq);
         }
         if self.tmp.len() < 3 {
             self.tmp.clear();
@@ -109,14 +113,16 @@ impl Clip {
 
     /// Keeps the part inside the convex polygon `other`.
     pub(super) fn inside(&mut self, other: &[[f64; 2]]) -> &mut Self {
-        for k in 0..other.len() {
+        let Some(&last) = other.last() else { return self };
+        let mut p = last;
+        for &q in other {
             if self.is_empty() {
                 break;
             }
-            let (p, q) = (other[k], other[(k + 1) % other.len()]);
             // Inside is left of p → q: (q - p) × (x - p) >= 0.
             let (a, b) = (q[1] - p[1], p[0] - q[0]);
             self.half_plane(a, b, a * p[0] + b * p[1]);
+            p = q;
         }
         self
     }

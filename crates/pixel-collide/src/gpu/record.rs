@@ -127,7 +127,7 @@ impl Pieces {
         let e = MARGIN;
         let (x0, y0) = (f64::from(r.x0) - e, f64::from(r.y0) - e);
         let (x1, y1) = (f64::from(r.x1 - 1) + e, f64::from(r.y1 - 1) + e);
-        self.pair.start(&self.points[fa.0..fa.1]).inside(&self.points[fb.0..fb.1]).rect(x0, y0, x1, y1);
+        self.pair.start(&self.points[fa.0..fa.1]).rect(x0, y0, x1, y1).inside(&self.points[fb.0..fb.1]);
         let all = pixels(self.pair.vertices(), &r);
         if all.is_empty() {
             return false;
