@@ -35,10 +35,11 @@ const AXES: [usize; 4] = [0, 4, 8, 12];
 /// How far inside its footprint every covered pixel lies, in pixels (in each of x and y).
 pub(super) const MARGIN: f64 = 0.25;
 
-/// A sprite's solid texels' hull: `DIRS[k] · t <= d[k]` for every point `t` of every solid
-/// texel square `[tx, tx + 1] × [ty, ty + 1]`. `None` when no texel is solid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Hull(Option<[i64; DIRS.len()]>);
+/// A sprite's solid texels' hull in texel coordinates: the polygon `DIRS[k] · t <= d[k]` that
+/// holds every point `t` of every solid texel square `[tx, tx + 1] × [ty, ty + 1]`, as vertices
+/// with positive signed area. Empty when no texel is solid.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Hull(Vec<[f64; 2]>);
 
 impl Hull {
     pub(super) fn of(sprite: &Sprite) -> Self {
@@ -58,7 +59,28 @@ impl Hull {
                 }
             }
         }
-        Self((d[0] != i64::MIN).then_some(d))
+        if d[0] == i64::MIN {
+            return Self::default();
+        }
+        let d = d.map(|v| v as f64);
+        let mut clip = Clip::default();
+        clip.start_rect(-d[AXES[2]], -d[AXES[3]], d[AXES[0]], d[AXES[1]]);
+        for k in (0..DIRS.len()).filter(|k| !AXES.contains(k)) {
+            let [a, b] = DIRS[k].map(|v| v as f64);
+            clip.half_plane(a, b, d[k]);
+        }
+        // Vertices a hair apart (a clip through a vertex) are one: merging them moves the
+        // outline by far less than MARGIN, and every edge left has a direction.
+        let mut v: Vec<[f64; 2]> = Vec::with_capacity(clip.vertices().len());
+        for &p in clip.vertices() {
+            if v.last().is_none_or(|q: &[f64; 2]| (p[0] - q[0]).abs() + (p[1] - q[1]).abs() > 1e-6) {
+                v.push(p);
+            }
+        }
+        while v.len() > 1 && (v[0][0] - v[v.len() - 1][0]).abs() + (v[0][1] - v[v.len() - 1][1]).abs() <= 1e-6 {
+            v.pop();
+        }
+        Self(v)
     }
 }
 
@@ -174,43 +196,57 @@ fn area(poly: &[[f64; 2]]) -> f64 {
 /// collision pixel indices (pixel `(x, y)` as the point `(x, y)`) that holds the square of
 /// half-side [`MARGIN`] around every covered pixel. Appends nothing when no pixel can be covered
 /// (no solid texel).
-pub(super) fn footprint(hull: &Hull, p: &Placement, clip: &mut Clip, out: &mut Vec<[f64; 2]>) {
-    let Some(d) = hull.0 else { return };
+pub(super) fn footprint(hull: &Hull, p: &Placement, out: &mut Vec<[f64; 2]>) {
+    if hull.0.len() < 3 {
+        return;
+    }
     let m = p.m.map(f64::from);
     let det = m[0] * m[3] - m[1] * m[2];
     let b = &p.bounds;
+    let (x0, y0) = (f64::from(b.x0), f64::from(b.y0));
     if det == 0.0 {
         // Not for a valid pose; the bounds are always safe.
-        let (x0, y0) = (f64::from(b.x0), f64::from(b.y0));
         let (x1, y1) = (f64::from(b.x1 - 1), f64::from(b.y1 - 1));
         out.extend_from_slice(&[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]);
         return;
     }
-    const ONE: f64 = 65_536.0;
-    // In 16.16 texel units: the hull grown by MARGIN times the texel-space extent of one pixel
-    // step in each of x and y (`|n·(m0, m2)| + |n·(m1, m3)|`).
-    let grown = |k: usize| {
-        let [a, c] = DIRS[k].map(|v| v as f64);
-        d[k] as f64 * ONE + MARGIN * ((a * m[0] + c * m[2]).abs() + (a * m[1] + c * m[3]).abs())
-    };
-    clip.start_rect(-grown(AXES[2]), -grown(AXES[3]), grown(AXES[0]), grown(AXES[1]));
-    for k in (0..DIRS.len()).filter(|k| !AXES.contains(k)) {
-        let [a, c] = DIRS[k].map(|v| v as f64);
-        clip.half_plane(a, c, grown(k));
-    }
-    // Back to pixels: t = t0 + M q, so q = M⁻¹ (t - t0), plus the bounds' corner.
+    // A pixel's 16.16 texel position is t0 + M q (q: its offset from the bounds' corner), so a
+    // texel point t comes from q = M⁻¹ (65536 t - t0). Every covered pixel maps into the hull.
     let (tx, ty) = (f64::from(p.t0[0]), f64::from(p.t0[1]));
-    let start = out.len();
-    out.extend(clip.vertices().iter().map(|&[u, v]| {
-        let (du, dv) = (u - tx, v - ty);
-        [(m[3] * du - m[1] * dv) / det + f64::from(b.x0), (m[0] * dv - m[2] * du) / det + f64::from(b.y0)]
-    }));
-    if det < 0.0 {
-        // A mirroring map turns the polygon round.
-        out[start..].reverse();
+    let to_pixels = |&[u, v]: &[f64; 2]| {
+        let (du, dv) = (u * 65_536.0 - tx, v * 65_536.0 - ty);
+        [(m[3] * du - m[1] * dv) / det + x0, (m[0] * dv - m[2] * du) / det + y0]
+    };
+    let n = hull.0.len();
+    // A mirroring map turns the polygon round: walk it backwards to keep the area positive.
+    let vertex = |i: usize| to_pixels(&hull.0[if det > 0.0 { i % n } else { (n - i % n) % n }]);
+    // Grown by the square [-MARGIN, MARGIN]²: at each vertex, the square's corners whose normal
+    // quadrants lie between the incoming and the outgoing edge's outward normal (the Minkowski
+    // sum of two convex polygons, exact up to rounding).
+    let quadrant = |p: [f64; 2], q: [f64; 2]| {
+        let (nx, ny) = (q[1] - p[1], p[0] - q[0]);
+        match (nx > 0.0, ny > 0.0, nx < 0.0, ny < 0.0) {
+            (true, _, _, false) => 0,
+            (false, true, _, _) => 1,
+            (_, false, true, _) => 2,
+            _ => 3,
+        }
+    };
+    const CORNERS: [[f64; 2]; 4] = [[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]];
+    let (mut prev, mut here) = (vertex(n - 1), vertex(0));
+    for i in 0..n {
+        let next = vertex(i + 1);
+        let (mut k, last) = (quadrant(prev, here), quadrant(here, next));
+        loop {
+            out.push([here[0] + MARGIN * CORNERS[k][0], here[1] + MARGIN * CORNERS[k][1]]);
+            if k == last {
+                break;
+            }
+            k = (k + 1) % 4;
+        }
+        (prev, here) = (here, next);
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,23 +261,23 @@ mod tests {
         })
         .unwrap();
         let hull = Hull::of(&ring);
-        let (mut clip, mut near) = (Clip::default(), Clip::default());
+        let mut near = Clip::default();
+        let scales = [0.3, 1.0, 2.3, 1.0 / 64.0, 9.0];
         for i in 0..300 {
             let f = i as f32;
+            let (sx, sy) = (scales[i % 5], scales[(i / 5) % 5]);
             let pose = Pose::at(Vec2::new(f * 0.37, -f * 0.61))
                 .rotated(f * 0.41)
-                .scaled(Vec2::new(0.3 + (i % 7) as f32 * 0.4, if i % 2 == 0 { 1.1 } else { -0.6 }));
-            let p = Placement::new(23, 17, pose).unwrap();
+                .scaled(Vec2::new(sx, if i % 2 == 0 { sy } else { -sy }));
+            let Ok(p) = Placement::new(23, 17, pose) else { continue };
             let mut poly = Vec::new();
-            footprint(&hull, &p, &mut clip, &mut poly);
+            footprint(&hull, &p, &mut poly);
             assert!(area(&poly) > 0.0, "pose {i}: not counter-clockwise");
             let mask = Mask::from_placement(&ring, &p);
             let b = p.bounds;
-            let mut covered = 0;
             for y in b.y0..b.y1 {
                 for x in b.x0..b.x1 {
                     if mask.get(x, y) {
-                        covered += 1;
                         // The square of half-side MARGIN around the pixel is inside.
                         let (x, y, e) = (f64::from(x), f64::from(y), MARGIN);
                         near.start_rect(x - e, y - e, x + e, y + e).inside(&poly);
@@ -249,7 +285,14 @@ mod tests {
                     }
                 }
             }
-            assert!(covered > 0);
+            // Convex: every vertex is on the inner side of every edge.
+            for (k, &q) in poly.iter().enumerate() {
+                let p0 = poly[(k + poly.len() - 1) % poly.len()];
+                for &r in &poly {
+                    let c = (q[0] - p0[0]) * (r[1] - p0[1]) - (q[1] - p0[1]) * (r[0] - p0[0]);
+                    assert!(c > -1e-6, "pose {i}: not convex");
+                }
+            }
         }
     }
 
@@ -258,7 +301,7 @@ mod tests {
         let clear = Sprite::from_alpha(4, 4, vec![3; 16], 9).unwrap();
         let p = Placement::new(4, 4, Pose::at(Vec2::ZERO)).unwrap();
         let mut poly = Vec::new();
-        footprint(&Hull::of(&clear), &p, &mut Clip::default(), &mut poly);
+        footprint(&Hull::of(&clear), &p, &mut poly);
         assert!(poly.is_empty());
     }
 }

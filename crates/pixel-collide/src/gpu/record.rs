@@ -100,7 +100,7 @@ impl Pieces {
         let (start, end) = *self.footprints[object].get_or_insert_with(|| {
             let start = self.points.len();
             if let Obj::Sprite(sprite, p) = &batch.objects[object] {
-                footprint(&batch.sprites[*sprite].2, p, &mut self.tile, &mut self.points);
+                footprint(&batch.sprites[*sprite].2, p, &mut self.points);
             }
             (start as u32, self.points.len() as u32)
         });
