@@ -1,5 +1,5 @@
-//! lore-pixel-collide: the CPU twin (word-parallel bitmasks) and the GPU path (stencil +
-//! occlusion queries, compute areas) on the same sprites and poses, plus a naive per-pixel CPU
+//! lore-pixel-collide: the CPU twin (word-parallel bitmasks) and the GPU path (one instanced
+//! draw of pair quads, compute areas) on the same sprites and poses, plus a naive per-pixel CPU
 //! test as the baseline. No Rust peer crate does posed pixel-perfect sprite tests; the issue's
 //! anchor is pygame-ce's `Mask.overlap` (4–6 M tests/s on 64×64 masks, translated only).
 //! Run: `cargo bench -p lore-benches --bench pixel_collide` (GPU groups need an adapter:

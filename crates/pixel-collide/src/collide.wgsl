@@ -6,13 +6,13 @@ struct Draw {
     size: vec2<u32>,     // sprite width, height in texels
     m: vec4<i32>,        // du/dx, du/dy, dv/dx, dv/dy, 16.16
     origin: vec2<i32>,   // collision pixel drawn at target pixel (0, 0)
-    sprite: vec2<u32>,   // first alpha word, alpha threshold
+    sprite: vec2<u32>,   // first word of the solid bits, -
     mesh: vec4<u32>,     // first triangle word, triangle count, 1 for a mesh, -
 }
 
 struct Params {
-    target_size: vec4<f32>,  // side in pixels, -, -, -
-    job_base: vec4<u32>,     // first area job of this dispatch
+    target_size: vec4<f32>,  // side in pixels, 1.0 when pieces cover the whole target, -, -
+    job_base: vec4<u32>,     // first area job of this dispatch, -, -, -
 }
 
 struct AreaJob {
@@ -21,8 +21,9 @@ struct AreaJob {
 }
 
 @group(0) @binding(0) var<storage, read> draws: array<Draw>;
-// Sprite alpha (four texels a word), then mesh triangles (eight words each, see mesh_covered).
-@group(0) @binding(1) var<storage, read> alpha: array<u32>;
+// Sprites' solid texels (one bit each: texel i = y * width + x is bit i % 32 of word i / 32),
+// then mesh triangles (eight words each, see mesh_covered).
+@group(0) @binding(1) var<storage, read> words: array<u32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
 fn covered(d: Draw, p: vec2<i32>) -> bool {
@@ -37,9 +38,7 @@ fn covered(d: Draw, p: vec2<i32>) -> bool {
         return false;
     }
     let i = u32(t.y) * d.size.x + u32(t.x);
-    let word = alpha[d.sprite.x + i / 4u];
-    let a = (word >> ((i % 4u) * 8u)) & 0xffu;
-    return a >= d.sprite.y;
+    return ((words[d.sprite.x + i / 32u] >> (i % 32u)) & 1u) != 0u;
 }
 
 // Sign of a * b - c * d, exactly, for |a|, |b|, |c|, |d| < 2^19, without 64-bit integers
@@ -65,7 +64,7 @@ fn inside_edge(a: vec2<i32>, b: vec2<i32>, c: vec2<i32>, top_left: bool) -> bool
 }
 
 fn vertex(w: u32) -> vec2<i32> {
-    return vec2<i32>(bitcast<i32>(alpha[w]), bitcast<i32>(alpha[w + 1u]));
+    return vec2<i32>(bitcast<i32>(words[w]), bitcast<i32>(words[w + 1u]));
 }
 
 // Mesh coverage with the CPU twin's rule and integers: vertices in 1/16 pixel relative to the
@@ -84,7 +83,7 @@ fn mesh_covered(d: Draw, p: vec2<i32>) -> bool {
         if any(c < min(min(v0, v1), v2)) || any(c > max(max(v0, v1), v2)) {
             continue;
         }
-        let tl = alpha[w + 6u];
+        let tl = words[w + 6u];
         if inside_edge(v0, v1, c, (tl & 1u) != 0u) && inside_edge(v1, v2, c, (tl & 2u) != 0u)
             && inside_edge(v2, v0, c, (tl & 4u) != 0u) {
             return true;
@@ -100,43 +99,31 @@ fn covers(d: Draw, p: vec2<i32>) -> bool {
     return covered(d, p);
 }
 
-// Pair quads: one instance per (query, member, tile). jobs[instance] holds draw a, draw b, the
-// answer word (counts index) and the quad's place in the target (x | y << 16); rect is the tile
-// of collision pixels the quad covers. The vertex stage copies both draws into flat varyings, so
-// the fragment stage reads only the sprites' alpha.
+// Pair pieces: rectangles over the pixels where two posed sprites' footprints meet (see
+// footprint.rs), one instance each, six entries of four words: the place in the target (x | y << 16,
+// width | height << 16); the answer word, the collision pixel of target pixel (0, 0) less the pair
+// rectangle's corner and the rectangle's width | height << 16; then each sprite's map
+// (sprite_solid). The vertex stage hands them to the piece's fragments flat.
+@group(0) @binding(5) var<storage, read> pieces: array<vec4<u32>>;
+
 struct PairOut {
     @builtin(position) pos: vec4<f32>,
-    @location(0) @interpolate(flat) a_bounds: vec4<i32>,
-    @location(1) @interpolate(flat) a_t0_size: vec4<i32>,
-    @location(2) @interpolate(flat) a_m: vec4<i32>,
-    @location(3) @interpolate(flat) a_sprite: vec4<u32>,   // first word, threshold, first triangle word, triangles | mesh flag
-    @location(4) @interpolate(flat) b_bounds: vec4<i32>,
-    @location(5) @interpolate(flat) b_t0_size: vec4<i32>,
-    @location(6) @interpolate(flat) b_m: vec4<i32>,
-    @location(7) @interpolate(flat) b_sprite: vec4<u32>,
-    @location(8) @interpolate(flat) job: vec4<i32>,        // answer word, collision pixel at target (0, 0)
-}
-
-fn pack_sprite(d: Draw) -> vec4<u32> {
-    return vec4<u32>(d.sprite.x, d.sprite.y, d.mesh.x, d.mesh.y | (d.mesh.z << 31u));
-}
-
-fn unpack_draw(bounds: vec4<i32>, t0_size: vec4<i32>, m: vec4<i32>, sprite: vec4<u32>) -> Draw {
-    return Draw(bounds, t0_size.xy, vec2<u32>(t0_size.zw), m, vec2<i32>(0), sprite.xy,
-        vec4<u32>(sprite.z, sprite.w & 0x7fffffffu, sprite.w >> 31u, 0u));
+    @location(0) @interpolate(flat) job: vec4<i32>,
+    @location(1) @interpolate(flat) a0: vec4<i32>,
+    @location(2) @interpolate(flat) a1: vec4<i32>,
+    @location(3) @interpolate(flat) b0: vec4<i32>,
+    @location(4) @interpolate(flat) b1: vec4<i32>,
 }
 
 @vertex
 fn vs_pair(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> PairOut {
-    let job = jobs[ii];
-    let a = draws[job.ab.x];
-    let b = draws[job.ab.y];
+    let at = ii * 6u;
+    let place = pieces[at];
     let side = params.target_size.x;
-    let place = vec2<i32>(i32(job.ab.w & 0xffffu), i32(job.ab.w >> 16u));
-    var lo = vec2<f32>(place);
-    var hi = vec2<f32>(place + job.rect.zw - job.rect.xy);
+    var lo = vec2<f32>(vec2<u32>(place.x & 0xffffu, place.x >> 16u));
+    var hi = lo + vec2<f32>(vec2<u32>(place.y & 0xffffu, place.y >> 16u));
     if params.target_size.y != 0.0 {
-        // Unscissored: the quad covers the whole target.
+        // Unscissored: the piece covers the whole target.
         lo = vec2<f32>(0.0);
         hi = vec2<f32>(side);
     }
@@ -147,16 +134,28 @@ fn vs_pair(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     let p = mix(lo, hi, corner[vi]);
     var out: PairOut;
     out.pos = vec4<f32>(p.x / side * 2.0 - 1.0, 1.0 - p.y / side * 2.0, 0.0, 1.0);
-    out.a_bounds = a.bounds;
-    out.a_t0_size = vec4<i32>(a.t0, vec2<i32>(a.size));
-    out.a_m = a.m;
-    out.a_sprite = pack_sprite(a);
-    out.b_bounds = b.bounds;
-    out.b_t0_size = vec4<i32>(b.t0, vec2<i32>(b.size));
-    out.b_m = b.m;
-    out.b_sprite = pack_sprite(b);
-    out.job = vec4<i32>(i32(job.ab.z), job.rect.xy - place, 0);
+    out.job = vec4<i32>(pieces[at + 1u]);
+    out.a0 = vec4<i32>(pieces[at + 2u]);
+    out.a1 = vec4<i32>(pieces[at + 3u]);
+    out.b0 = vec4<i32>(pieces[at + 4u]);
+    out.b1 = vec4<i32>(pieces[at + 5u]);
     return out;
+}
+
+// Whether a sprite covers the pixel at offset q from the pair rectangle's corner: m0 = t0 (moved
+// to that corner), du/dx, du/dy; m1 = dv/dx, dv/dy, width | height << 16, first solid word. The
+// same i32 arithmetic as covered() and the CPU twin. Branch-free: a software rasterizer runs
+// every instruction for every fragment anyway.
+fn sprite_solid(m0: vec4<i32>, m1: vec4<i32>, q: vec2<i32>) -> bool {
+    let u = m0.x + m0.z * q.x + m0.w * q.y;
+    let v = m0.y + m1.x * q.x + m1.y * q.y;
+    // A negative texel coordinate becomes a huge unsigned one: outside.
+    let t = vec2<u32>(vec2<i32>(u, v) >> vec2<u32>(16u));
+    let size = vec2<u32>(u32(m1.z) & 0xffffu, u32(m1.z) >> 16u);
+    let inside = all(t < size);
+    let i = select(0u, t.y * size.x + t.x, inside);
+    let word = words[u32(m1.w) + i / 32u];
+    return inside & (((word >> (i % 32u)) & 1u) != 0u);
 }
 
 @fragment
@@ -166,10 +165,9 @@ fn fs_pair(f: PairOut) {
     if atomicLoad(&counts[word]) != 0u {
         return;
     }
-    let p = vec2<i32>(floor(f.pos.xy)) + f.job.yz;
-    let a = unpack_draw(f.a_bounds, f.a_t0_size, f.a_m, f.a_sprite);
-    let b = unpack_draw(f.b_bounds, f.b_t0_size, f.b_m, f.b_sprite);
-    if covers(a, p) && covers(b, p) {
+    let q = vec2<i32>(floor(f.pos.xy)) + f.job.yz;
+    let size = vec2<u32>(u32(f.job.w) & 0xffffu, u32(f.job.w) >> 16u);
+    if all(vec2<u32>(q) < size) & sprite_solid(f.a0, f.a1, q) & sprite_solid(f.b0, f.b1, q) {
         atomicStore(&counts[word], 1u);
     }
 }

@@ -2,10 +2,11 @@
 //! records ([`GpuDraw`]) the shader reads for each object.
 
 use super::Id;
+use super::footprint::Hull;
 use crate::{Error, Mesh, MeshPlacement, PixelRect, PixelSpace, Placement, Pose, Sprite};
 use lore_geom::Aabb;
 
-/// One object as the shader sees it (a storage buffer entry).
+/// One object as the compute pass sees it (a storage buffer entry).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub(super) struct GpuDraw {
@@ -14,6 +15,7 @@ pub(super) struct GpuDraw {
     size: [u32; 2],
     m: [i32; 4],
     origin: [i32; 2],
+    /// First word of the sprite's solid bits, unused.
     sprite: [u32; 2],
     /// First triangle word, triangle count, 1 for a mesh, unused.
     mesh: [u32; 4],
@@ -24,7 +26,7 @@ pub(super) enum Obj {
     Sprite(usize, Placement),
     Mesh {
         bounds: PixelRect,
-        /// First word and triangle count of the oriented triangles in `alpha_words` (for the
+        /// First word and triangle count of the oriented triangles in `mesh_words` (for the
         /// exact-area pass).
         triangles: (u32, u32),
     },
@@ -50,12 +52,13 @@ pub(super) enum Against {
 /// GPU submission.
 #[derive(Clone, Debug, Default)]
 pub struct QueryBatch {
-    /// Sprite → (first alpha word, index of its CPU copy).
-    pub(super) sprites: Vec<(u32, Sprite)>,
-    /// Sprite alpha, four texels a word.
-    pub(super) alpha_words: Vec<u32>,
+    /// Sprite → (first word of its solid bits, its CPU copy, the hull of its solid texels).
+    pub(super) sprites: Vec<(u32, Sprite, Hull)>,
+    /// Sprites' solid texels, one bit each (texel `i = y · width + x` is bit `i % 32` of word
+    /// `i / 32`), each sprite from a fresh word.
+    pub(super) solid_words: Vec<u32>,
     /// Oriented mesh triangles for the exact-area pass, eight words each: three vertices in
-    /// 1/16 pixel (i32), top-left edge flags, padding. Uploaded after `alpha_words`.
+    /// 1/16 pixel (i32), top-left edge flags, padding. Uploaded after `solid_words`.
     pub(super) mesh_words: Vec<u32>,
     pub(super) objects: Vec<Obj>,
     pub(super) groups: Vec<Vec<usize>>,
@@ -68,15 +71,18 @@ impl QueryBatch {
         Self::default()
     }
 
-    /// Adds a sprite's alpha (uploaded once per submission, however many objects use it).
+    /// Adds a sprite: its solid texels, one bit each, are uploaded once per submission, however
+    /// many objects use it.
     pub fn add_sprite(&mut self, sprite: &Sprite) -> Id {
-        let first = self.alpha_words.len() as u32;
-        self.alpha_words.extend(sprite.alpha().chunks(4).map(|c| {
-            let mut b = [0u8; 4];
-            b[..c.len()].copy_from_slice(c);
-            u32::from_le_bytes(b)
-        }));
-        self.sprites.push((first, sprite.clone()));
+        let first = self.solid_words.len() as u32;
+        let t = sprite.threshold();
+        self.solid_words.extend(
+            sprite
+                .alpha()
+                .chunks(32)
+                .map(|c| c.iter().enumerate().filter(|&(_, &a)| a >= t).fold(0u32, |w, (i, _)| w | 1 << i)),
+        );
+        self.sprites.push((first, sprite.clone(), Hull::of(sprite)));
         Id(self.sprites.len() - 1)
     }
 
@@ -204,11 +210,11 @@ impl QueryBatch {
                     m: [0; 4],
                     origin,
                     sprite: [0; 2],
-                    mesh: [self.alpha_words.len() as u32 + triangles.0, triangles.1, 1, 0],
+                    mesh: [self.solid_words.len() as u32 + triangles.0, triangles.1, 1, 0],
                 };
             }
         };
-        let (first, s) = &self.sprites[*sprite];
+        let first = self.sprites[*sprite].0;
         let b = p.bounds;
         GpuDraw {
             bounds: [b.x0, b.y0, b.x1, b.y1],
@@ -216,7 +222,7 @@ impl QueryBatch {
             size: p.size,
             m: p.m,
             origin,
-            sprite: [*first, u32::from(s.threshold())],
+            sprite: [first, 0],
             mesh: [0; 4],
         }
     }

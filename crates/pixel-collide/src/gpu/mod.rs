@@ -1,25 +1,30 @@
 //! The GPU path: pair quads for yes/no, a compute pass for exact areas.
 //!
-//! Every yes/no query becomes one *quad* per candidate member and tile: an instance drawn over
-//! its tile of the overlap of the two bounding rectangles (at most [`GpuOptions::target_size`]
-//! pixels on a side), placed in the collision target by a shelf packer that wraps around when
-//! the target is full (quads may overlap there: they write nothing into it). Each fragment
-//! decides both objects' coverage with the CPU twin's integer arithmetic and, where both cover
-//! its pixel, sets the query's answer word in a storage buffer; a fragment whose query already
-//! has its answer returns at once. All quads are one instanced draw in one render pass, so a
-//! batch costs the pixels its quads cover, not a command per pair: see [`BatchStats`].
+//! Every yes/no query between two sprites becomes one *quad* per candidate member and tile: an
+//! instance drawn over the pixels where the two sprites' *footprints* meet (convex polygons
+//! around their solid texels, see `footprint`; pairs whose footprints do not meet are answered
+//! on the CPU and never drawn), cut into tiles of at most [`GpuOptions::target_size`] pixels on
+//! a side and placed in the collision target by a shelf packer that wraps around when the
+//! target is full (quads may overlap there: they write nothing into it). Each fragment decides
+//! both sprites' coverage with the CPU twin's integer arithmetic and, where both cover its
+//! pixel, sets the query's answer word in a storage buffer; a fragment whose query already has
+//! its answer returns at once. All quads are one instanced draw in one render pass, so a batch
+//! costs the pixels its quads cover, not a command per pair: see [`BatchStats`].
 //!
-//! Exact areas, and every answer when [`GpuOptions::confirm_hits`] is on (or where fragment
-//! shaders cannot write storage buffers), come from a compute pass instead: one job per
-//! (object, member) pair walks the overlap of their bounds and counts the pixels both cover.
+//! Exact areas, members that are triangle meshes, and every answer when
+//! [`GpuOptions::confirm_hits`] is on (or where fragment shaders cannot write storage buffers),
+//! come from a compute pass instead: one job per (object, member) pair walks the overlap of
+//! their bounds and counts the pixels both cover. The fragment stage decides sprites only: on a
+//! software rasterizer every fragment pays for every instruction of its shader, taken or not.
 //!
 //! The path's modules stack one way: `batch` (the CPU-side [`QueryBatch`] and the draw
-//! records it turns objects into) → `pipelines` (the [`GpuCollider`]: device setup, the target,
-//! the pair pipeline and the area compute pipeline) → `readback` (the [`Recorded`] /
-//! [`Pending`] / [`Results`] of one submission) → `record` (planning quads and jobs, and
-//! recording them into an encoder).
+//! records it turns objects into) → `footprint` (where a pair's shared pixels can be) →
+//! `pipelines` (the [`GpuCollider`]: device setup, the target, the pair pipeline and the area
+//! compute pipeline) → `readback` (the [`Recorded`] / [`Pending`] / [`Results`] of one
+//! submission) → `record` (planning quads and jobs, and recording them into an encoder).
 
 mod batch;
+mod footprint;
 mod pipelines;
 mod readback;
 mod record;
@@ -85,7 +90,8 @@ pub struct BatchStats {
     pub copies: u32,
     /// Buffers mapped for reading.
     pub read_backs: u32,
-    /// Pair quads drawn (instances of the one draw call): one per candidate member and tile.
+    /// Pair quads drawn (instances of the one draw call): one per candidate member and tile
+    /// whose footprints meet.
     pub quads: u64,
     /// Exact-count compute jobs.
     pub jobs: u64,

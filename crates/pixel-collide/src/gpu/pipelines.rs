@@ -99,14 +99,16 @@ impl GpuCollider {
         let quads = device.adapter_info().backend != wgpu::Backend::Gl;
         let (v, f, c) = (wgpu::ShaderStages::VERTEX, wgpu::ShaderStages::FRAGMENT, wgpu::ShaderStages::COMPUTE);
         let f = if quads { f } else { wgpu::ShaderStages::NONE };
+        let v = if quads { v } else { wgpu::ShaderStages::NONE };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("pixel-collide"),
             entries: &[
-                storage(0, v | c, true),
+                storage(0, c, true),
                 storage(1, f | c, true),
                 uniform(2, v | c),
-                storage(3, v | c, true),
+                storage(3, c, true),
                 storage(4, f | c, false),
+                storage(5, v, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

@@ -7,16 +7,15 @@ use std::sync::{Arc, Mutex};
 use super::{BatchStats, Id};
 use crate::Error;
 
-/// Where one query's answer lies: its answer word (set by its pair quads) and compute jobs.
+/// Where one query's answer lies: its answer word (set by its pair pieces) and compute jobs
+/// (exact counts: area queries, members that are meshes, every query when confirming hits).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct QueryPlan {
-    /// Pair quads were drawn for it (its answer word, after the jobs' counts, is meaningful).
+    /// Pair pieces were drawn for it (its answer word, after the jobs' counts, is meaningful).
     pub(super) quads: bool,
     pub(super) jobs: (usize, usize),
     /// An area query.
     pub(super) area: bool,
-    /// Answered by the exact count (area queries, and every query when confirming hits).
-    pub(super) exact: bool,
 }
 
 /// A batch recorded into a caller's encoder, not yet read back.
@@ -50,8 +49,8 @@ impl Recorded {
         Pending { recorded: self, done, failure }
     }
 
-    /// Pair quads recorded (after the bounding-rectangle prefilter and tiling): one per
-    /// candidate member and tile.
+    /// Pair pieces recorded (after the footprint prefilter and tiling): one per candidate
+    /// member and tile.
     pub fn slot_count(&self) -> usize {
         self.quads
     }
@@ -129,8 +128,7 @@ impl Pending {
                 let area: u64 =
                     (p.jobs.0..p.jobs.0 + p.jobs.1).map(|j| u64::from(words.get(j).copied().unwrap_or(0))).sum();
                 let hit = p.quads && words.get(jobs + q).is_some_and(|&w| w != 0);
-                let overlaps = if p.exact { area > 0 } else { hit };
-                Answer { overlaps, area: p.area.then_some(area) }
+                Answer { overlaps: hit || area > 0, area: p.area.then_some(area) }
             })
             .collect();
         Ok(Results { answers, stats: *self.recorded.stats })

@@ -1,10 +1,10 @@
-//! Recording a batch: the bounding-rectangle prefilter, pair quads packed over the collision
-//! target, compute jobs for exact counts, and the one render pass and one compute pass that
-//! answer them.
+//! Recording a batch: the footprint prefilter, pair quads packed over the collision target,
+//! compute jobs for exact counts, and the one render pass and one compute pass that answer them.
 
 use wgpu::util::DeviceExt;
 
 use super::batch::{Against, GpuDraw, Obj};
+use super::footprint::{Clip, MARGIN, footprint, pixels};
 use super::readback::{Pending, QueryPlan, Recorded, Results};
 use super::{BatchStats, GpuCollider, JOBS_PER_DISPATCH, QueryBatch};
 use crate::{Error, PixelRect};
@@ -12,14 +12,14 @@ use crate::{Error, PixelRect};
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 struct GpuParams {
-    /// Target side in pixels, 1.0 when quads cover the whole target, -, -.
+    /// Target side in pixels, 1.0 when pieces cover the whole target, -, -.
     target_size: [f32; 4],
+    /// First area job of the dispatch, -, -, -.
     job_base: [u32; 4],
     pad: [u32; 56],
 }
 
-/// An exact-area job (`ab` = draw a, draw b, -, -) or a pair quad (`ab` = draw a, draw b,
-/// answer word, place `x | y << 16`); `rect` is the collision pixels it covers.
+/// An exact-area job: draw a, draw b, -, -; `rect` is the collision pixels it counts.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 struct GpuJob {
@@ -27,8 +27,37 @@ struct GpuJob {
     rect: [i32; 4],
 }
 
-/// Places quads in rows over the target, left to right, top to bottom, and starts again at
-/// the top when the target is full: quads write nothing into the target, so overlapping ones
+/// A pair quad ("piece": one per pair and tile): a rectangle of the target, and what its
+/// fragments need (handed to them flat by the vertex stage).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct GpuPiece {
+    /// Place in the target: x | y << 16, width | height << 16, -, -.
+    place: [u32; 4],
+    /// Answer word; collision pixel of target pixel (0, 0) less the pair rectangle's corner
+    /// (x, y); the rectangle's width | height << 16.
+    job: [i32; 4],
+    /// Each sprite's map from a pixel's offset in the pair rectangle to its texel, as
+    /// [`sprite_map`] builds it.
+    a: [i32; 8],
+    b: [i32; 8],
+}
+
+/// One sprite's map for the fragment stage: `t0` moved to the pair rectangle's corner (same
+/// wrapping i32 arithmetic, so every texel is the one [`Placement::texel`](crate::Placement::texel)
+/// gives), the 16.16 steps, width | height << 16, first word of its solid bits.
+fn sprite_map(batch: &QueryBatch, object: usize, r: &PixelRect) -> [i32; 8] {
+    let Obj::Sprite(sprite, p) = &batch.objects[object] else { return [0; 8] };
+    let (ox, oy) = (r.x0.wrapping_sub(p.bounds.x0), r.y0.wrapping_sub(p.bounds.y0));
+    let m = p.m;
+    let t0x = p.t0[0].wrapping_add(m[0].wrapping_mul(ox)).wrapping_add(m[1].wrapping_mul(oy));
+    let t0y = p.t0[1].wrapping_add(m[2].wrapping_mul(ox)).wrapping_add(m[3].wrapping_mul(oy));
+    let size = (p.size[0] | p.size[1] << 16) as i32;
+    [t0x, t0y, m[0], m[1], m[2], m[3], size, batch.sprites[*sprite].0 as i32]
+}
+
+/// Places pieces in rows over the target, left to right, top to bottom, and starts again at
+/// the top when the target is full: pieces write nothing into the target, so overlapping ones
 /// are only drawn over the same pixels (spreading them keeps the rasterizer's tiles busy).
 struct Shelf {
     side: i32,
@@ -54,72 +83,86 @@ impl Shelf {
     }
 }
 
-/// The pixels a posed sprite may cover, as a parallelogram in collision pixels: the texel
-/// rectangle mapped back through its placement, grown by one pixel step on every side (so
-/// rounding in this `f64` arithmetic cannot lose a pixel). `None` for a mesh or a degenerate map.
-fn footprint(obj: &Obj) -> Option<[[f64; 2]; 4]> {
-    let Obj::Sprite(_, p) = obj else { return None };
-    let m = p.m.map(f64::from);
-    let det = m[0] * m[3] - m[1] * m[2];
-    if det == 0.0 {
-        return None;
-    }
-    // 16.16 texel coordinates of pixel q (relative to the bounds' corner): t0 + M q.
-    let (du, dv) = (m[0].abs() + m[1].abs(), m[2].abs() + m[3].abs());
-    let (u0, u1) = (-du, f64::from(p.size[0]) * 65536.0 + du);
-    let (v0, v1) = (-dv, f64::from(p.size[1]) * 65536.0 + dv);
-    let (tx, ty) = (f64::from(p.t0[0]), f64::from(p.t0[1]));
-    let corner = |u: f64, v: f64| {
-        let (a, b) = (u - tx, v - ty);
-        [(m[3] * a - m[1] * b) / det + f64::from(p.bounds.x0), (m[0] * b - m[2] * a) / det + f64::from(p.bounds.y0)]
-    };
-    Some([corner(u0, v0), corner(u1, v0), corner(u1, v1), corner(u0, v1)])
+/// The pair pieces of one batch.
+struct Pieces {
+    side: i32,
+    shelf: Shelf,
+    pieces: Vec<GpuPiece>,
+    /// Each object's footprint as a range of `points` once computed (empty: no solid pixel).
+    footprints: Vec<Option<(u32, u32)>>,
+    points: Vec<[f64; 2]>,
+    pair: Clip,
+    tile: Clip,
 }
 
-/// `r` shrunk to the bounding box of the two objects' footprints' intersection (convex
-/// clipping); empty when they cannot share a pixel.
-fn tighten(a: &Obj, b: &Obj, r: PixelRect) -> PixelRect {
-    let (Some(pa), Some(pb)) = (footprint(a), footprint(b)) else { return r };
-    let mut poly: Vec<[f64; 2]> = pa.to_vec();
-    let cross = |o: [f64; 2], a: [f64; 2], b: [f64; 2]| (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-    let orient = if cross(pb[0], pb[1], pb[2]) >= 0.0 { 1.0 } else { -1.0 };
-    for i in 0..4 {
-        let (e0, e1) = (pb[i], pb[(i + 1) % 4]);
-        let inside = |p: [f64; 2]| orient * cross(e0, e1, p) >= 0.0;
-        let mut out = Vec::with_capacity(poly.len() + 2);
-        for k in 0..poly.len() {
-            let (c, n) = (poly[k], poly[(k + 1) % poly.len()]);
-            let (ci, ni) = (inside(c), inside(n));
-            if ci {
-                out.push(c);
+impl Pieces {
+    fn footprint(&mut self, batch: &QueryBatch, object: usize) -> (usize, usize) {
+        let (start, end) = *self.footprints[object].get_or_insert_with(|| {
+            let start = self.points.len();
+            if let Obj::Sprite(sprite, p) = &batch.objects[object] {
+                footprint(&batch.sprites[*sprite].2, p, &mut self.points);
             }
-            if ci != ni {
-                let (dc, dn) = (cross(e0, e1, c), cross(e0, e1, n));
-                let t = dc / (dc - dn);
-                out.push([c[0] + t * (n[0] - c[0]), c[1] + t * (n[1] - c[1])]);
+            (start as u32, self.points.len() as u32)
+        });
+        (start as usize, end as usize)
+    }
+
+    /// Adds the pieces of sprite pair (a, b) for answer word `word`: the rectangles of pixels
+    /// where their footprints meet within `r` (their bounds' intersection), cut into tiles of at
+    /// most the target's side. False when there are none: the two cannot share a pixel.
+    fn add_pair(
+        &mut self,
+        batch: &QueryBatch,
+        stats: &mut BatchStats,
+        word: u32,
+        a: usize,
+        b: usize,
+        r: PixelRect,
+    ) -> bool {
+        let (fa, fb) = (self.footprint(batch, a), self.footprint(batch, b));
+        if fa.0 == fa.1 || fb.0 == fb.1 {
+            return false;
+        }
+        // Pixel indices as points: the pixels of r lie in [r.x0, r.x1 - 1] × [r.y0, r.y1 - 1].
+        let e = MARGIN;
+        let (x0, y0) = (f64::from(r.x0) - e, f64::from(r.y0) - e);
+        let (x1, y1) = (f64::from(r.x1 - 1) + e, f64::from(r.y1 - 1) + e);
+        self.pair.start(&self.points[fa.0..fa.1]).rect(x0, y0, x1, y1).inside(&self.points[fb.0..fb.1]);
+        let all = pixels(self.pair.vertices(), &r);
+        if all.is_empty() {
+            return false;
+        }
+        let (ma, mb) = (sprite_map(batch, a, &r), sprite_map(batch, b, &r));
+        let side = self.side;
+        let mut drawn = false;
+        for ty in (all.y0..all.y1).step_by(side as usize) {
+            for tx in (all.x0..all.x1).step_by(side as usize) {
+                let tile = PixelRect { x0: tx, y0: ty, x1: (tx + side).min(all.x1), y1: (ty + side).min(all.y1) };
+                let px = if tile == all {
+                    all
+                } else {
+                    // The part of the footprints' intersection in this tile.
+                    let (x0, y0) = (f64::from(tile.x0) - e, f64::from(tile.y0) - e);
+                    let (x1, y1) = (f64::from(tile.x1 - 1) + e, f64::from(tile.y1 - 1) + e);
+                    pixels(self.tile.start(self.pair.vertices()).rect(x0, y0, x1, y1).vertices(), &tile)
+                };
+                if px.is_empty() {
+                    continue;
+                }
+                let (w, h) = (px.x1 - px.x0, px.y1 - px.y0);
+                let (plx, ply) = self.shelf.place(w, h);
+                self.pieces.push(GpuPiece {
+                    place: [plx as u32 | (ply as u32) << 16, w as u32 | (h as u32) << 16, 0, 0],
+                    job: [word as i32, px.x0 - plx - r.x0, px.y0 - ply - r.y0, (r.width() | r.height() << 16) as i32],
+                    a: ma,
+                    b: mb,
+                });
+                stats.quad_pixels += (w as u64) * (h as u64);
+                drawn = true;
             }
         }
-        poly = out;
-        if poly.is_empty() {
-            return PixelRect::default();
-        }
+        drawn
     }
-    let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
-    for p in &poly {
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    // Pixels q with lo <= q <= hi (a pixel's index is where its centre maps from).
-    let clamp = |v: f64| v.clamp(f64::from(i32::MIN / 2), f64::from(i32::MAX / 2)) as i32;
-    let tight = PixelRect {
-        x0: clamp(lo[0].floor()),
-        y0: clamp(lo[1].floor()),
-        x1: clamp(hi[0].floor()) + 1,
-        y1: clamp(hi[1].floor()) + 1,
-    };
-    r.intersect(&tight)
 }
 
 impl GpuCollider {
@@ -129,50 +172,43 @@ impl GpuCollider {
         let side = self.options.target_size as i32;
         let mut stats = BatchStats::default();
         let mut jobs: Vec<GpuJob> = Vec::new();
-        let mut quads: Vec<GpuJob> = Vec::new();
         let mut plan = Vec::with_capacity(batch.queries.len());
-        let mut shelf = Shelf { side, x: 0, y: 0, row: 0 };
+        let mut pieces = Pieces {
+            side,
+            shelf: Shelf { side, x: 0, y: 0, row: 0 },
+            pieces: Vec::new(),
+            footprints: vec![None; batch.objects.len()],
+            points: Vec::new(),
+            pair: Clip::default(),
+            tile: Clip::default(),
+        };
+        let draw_pairs = !(self.options.confirm_hits || self.pair.is_none());
         for (qi, (a, against)) in batch.queries.iter().enumerate() {
             let a = *a;
             let area = matches!(against, Against::Area(_));
-            let exact = area || self.options.confirm_hits || self.pair.is_none();
-            let mut entry = QueryPlan { quads: false, jobs: (jobs.len(), 0), area, exact };
+            let mut entry = QueryPlan { quads: false, jobs: (jobs.len(), 0), area };
             let ab = batch.objects[a].bounds();
             for &m in batch.members(against) {
                 let r = ab.intersect(&batch.objects[m].bounds());
                 if r.is_empty() {
                     continue;
                 }
-                let draws = [a as u32, m as u32];
-                if exact {
-                    jobs.push(GpuJob { ab: [draws[0], draws[1], 0, 0], rect: [r.x0, r.y0, r.x1, r.y1] });
+                let sprites = matches!((&batch.objects[a], &batch.objects[m]), (Obj::Sprite(..), Obj::Sprite(..)));
+                if area || !draw_pairs || !sprites {
+                    // Exact counts; pairs with a mesh too (the fragment stage decides sprites only).
+                    jobs.push(GpuJob { ab: [a as u32, m as u32, 0, 0], rect: [r.x0, r.y0, r.x1, r.y1] });
                     continue;
                 }
-                let r = tighten(&batch.objects[a], &batch.objects[m], r);
-                if r.is_empty() {
-                    continue;
-                }
-                entry.quads = true;
-                // Tiles of at most the target's size; answer word fixed below (after the jobs).
-                let mut y = r.y0;
-                while y < r.y1 {
-                    let mut x = r.x0;
-                    while x < r.x1 {
-                        let (w, h) = ((r.x1 - x).min(side), (r.y1 - y).min(side));
-                        let (px, py) = shelf.place(w, h);
-                        quads.push(GpuJob {
-                            ab: [draws[0], draws[1], qi as u32, px as u32 | (py as u32) << 16],
-                            rect: [x, y, x + w, y + h],
-                        });
-                        stats.quad_pixels +=
-                            if self.options.scissor { (w as u64) * (h as u64) } else { (side as u64).pow(2) };
-                        x += side;
-                    }
-                    y += side;
-                }
+                // Answer word fixed below (after the jobs' counts).
+                entry.quads |= pieces.add_pair(batch, &mut stats, qi as u32, a, m, r);
             }
             entry.jobs.1 = jobs.len() - entry.jobs.0;
             plan.push(entry);
+        }
+        let Pieces { pieces: mut quads, .. } = pieces;
+        if !self.options.scissor {
+            // Every piece over the whole target: the same answers, more fragments.
+            stats.quad_pixels = quads.len() as u64 * (side as u64).pow(2);
         }
         stats.quads = quads.len() as u64;
         stats.jobs = jobs.len() as u64;
@@ -181,28 +217,35 @@ impl GpuCollider {
             return Recorded { plan, quads: 0, jobs: 0, read: None, words, stats: Box::new(stats) };
         }
         let (job_count, quad_count) = (jobs.len(), quads.len());
-        // Answer words follow the jobs' counts; quads follow the jobs in one buffer.
         for q in &mut quads {
-            q.ab[2] += job_count as u32;
+            q.job[0] += job_count as i32;
         }
-        jobs.append(&mut quads);
 
         let upload = |stats: &mut BatchStats, label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
             stats.buffer_uploads += 1;
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
         };
-        let draws: Vec<GpuDraw> = (0..batch.objects.len()).map(|o| batch.draw(o, [0, 0])).collect();
+        let mut draws: Vec<GpuDraw> = (0..batch.objects.len()).map(|o| batch.draw(o, [0, 0])).collect();
+        if draws.is_empty() {
+            draws.push(bytemuck::Zeroable::zeroed());
+        }
         let draw_buf =
             upload(&mut stats, "pixel-collide draws", bytemuck::cast_slice(&draws), wgpu::BufferUsages::STORAGE);
-        let mut alpha = batch.alpha_words.clone();
-        alpha.extend(&batch.mesh_words);
-        if alpha.is_empty() {
-            alpha.push(0);
+        let mut solid = batch.solid_words.clone();
+        solid.extend(&batch.mesh_words);
+        solid.push(0);
+        let solid_buf =
+            upload(&mut stats, "pixel-collide solid", bytemuck::cast_slice(&solid), wgpu::BufferUsages::STORAGE);
+        if jobs.is_empty() {
+            jobs.push(GpuJob { ab: [0; 4], rect: [0; 4] });
         }
-        let alpha_buf =
-            upload(&mut stats, "pixel-collide alpha", bytemuck::cast_slice(&alpha), wgpu::BufferUsages::STORAGE);
         let job_buf =
             upload(&mut stats, "pixel-collide jobs", bytemuck::cast_slice(&jobs), wgpu::BufferUsages::STORAGE);
+        if quads.is_empty() {
+            quads.push(bytemuck::Zeroable::zeroed());
+        }
+        let piece_buf =
+            upload(&mut stats, "pixel-collide pieces", bytemuck::cast_slice(&quads), wgpu::BufferUsages::STORAGE);
         let bytes = (words * 4) as u64;
         // Zeroed by wgpu before first use.
         let count_buf = device.create_buffer(&wgpu::BufferDescriptor {
@@ -232,10 +275,11 @@ impl GpuCollider {
                 layout: &self.layout,
                 entries: &[
                     wgpu::BindGroupEntry { binding: 0, resource: draw_buf.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 1, resource: alpha_buf.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: solid_buf.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 2, resource: params_buf.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 3, resource: job_buf.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 4, resource: count_buf.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 5, resource: piece_buf.as_entire_binding() },
                 ],
             })
         };
@@ -258,7 +302,7 @@ impl GpuCollider {
             rp.set_pipeline(pipeline);
             stats.pipeline_switches += 1;
             rp.set_bind_group(0, &first, &[]);
-            rp.draw(0..6, job_count as u32..(job_count + quad_count) as u32);
+            rp.draw(0..6, 0..quad_count as u32);
             stats.draw_calls += 1;
         }
 
