@@ -357,49 +357,36 @@ impl Heap<'_> {
     /// reallocated since cannot be told apart from the new owner's: that is on the caller.)
     #[inline]
     pub fn free(&mut self, ptr: NonNull<u8>) -> Result<()> {
-        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr, 0) } else { self.free_list(ptr, 0) };
+        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr) } else { self.free_list(ptr) };
         if freed { Ok(()) } else { Err(self.misuse(ptr)) }
     }
 
     /// [`Heap::free`] for a block allocated (or last resized) with `layout`, as
-    /// `GlobalAlloc::dealloc` knows it. The same checks and the same result as [`Heap::free`]
-    /// (the block's own header still decides its size); the layout only tells where the right
-    /// neighbour most likely starts, so its header is read alongside the block's own instead
-    /// of after it (two cache misses in parallel rather than one after the other).
+    /// `GlobalAlloc::dealloc` and `Allocator::deallocate` know it: the same checks and the
+    /// same result (the block's own header decides its size, so the layout is not needed).
     ///
     /// # Errors
     /// As [`Heap::free`].
     #[inline]
     pub fn free_sized(&mut self, ptr: NonNull<u8>, layout: Layout) -> Result<()> {
-        let hint = Self::block_need(layout);
-        let freed =
-            if self.policy == Policy::GoodFit { self.free_in::<true>(ptr, hint) } else { self.free_list(ptr, hint) };
-        if freed { Ok(()) } else { Err(self.misuse(ptr)) }
+        let _ = layout;
+        self.free(ptr)
     }
 
     /// [`Heap::free`] for the list policies, out of line as [`Heap::alloc_list`].
     #[inline(never)]
-    pub(super) fn free_list(&mut self, ptr: NonNull<u8>, hint: usize) -> bool {
-        self.free_in::<false>(ptr, hint)
+    pub(super) fn free_list(&mut self, ptr: NonNull<u8>) -> bool {
+        self.free_in::<false>(ptr)
     }
 
     /// [`Heap::free`] for good fit (`GF`) or the list policies; `false` when `ptr` is not a
-    /// used block's payload (nothing is changed then). `hint` is the block's likely size (0:
-    /// unknown).
+    /// used block's payload (nothing is changed then).
     #[inline(always)]
-    pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>, hint: usize) -> bool {
+    pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>) -> bool {
         let Some((off, word)) = self.used_block(ptr) else { return false };
-        // The likely right neighbour's tag: its offset comes from the hint, not from the
-        // header, so the two loads do not wait for each other. (Any hint gives a header
-        // position at most `len`, the sentinel's: `off` and `hint` are multiples of 16.)
-        let mut guess = off.wrapping_add(hint).min(self.len);
-        if crate::poison::is_poisoned(self.base.as_ptr().wrapping_add(guess + 4)) {
-            guess = self.len;
-        }
-        // SAFETY: `guess` is a header position (see above) with 8 readable, 4-aligned bytes.
-        let guess_tag = unsafe { self.base.as_ptr().add(guess).cast::<u32>().add(1).read() };
+        // (The sentinel after the last block is marked used.)
         let next = off + (word & !FLAGS) as usize;
-        let next_free = if next == guess { guess_tag == FREE_TAG ^ next as u32 } else { self.is_free(next) };
+        let next_free = self.is_free(next);
         if next_free || word & PREV_FREE != 0 {
             // SAFETY: checked just above.
             return unsafe { self.free_merging::<GF>(off, next_free) };
