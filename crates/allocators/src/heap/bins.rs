@@ -133,8 +133,10 @@ impl Heap<'_> {
         }
         if head != NONE {
             self.set_prev(head, o);
-        } else {
-            // The list was empty: its class is not in the bitmap yet.
+        } else if GF {
+            // The list was empty: its class is not in the bitmap yet. (The list policies
+            // leave the bitmap empty: good fit's inlined search then finds nothing and hands
+            // their requests to their own code.)
             self.bitmap[bin / 64 % (BINS / 64)] |= 1 << (bin % 64);
         }
     }
@@ -168,7 +170,7 @@ impl Heap<'_> {
         let (next, prev) = self.links(off);
         if prev == NONE {
             self.heads[bin] = next;
-            if next == NONE {
+            if GF && next == NONE {
                 self.mark_empty(bin);
             }
         } else {

@@ -156,6 +156,7 @@ impl Heap<'_> {
     }
 
     /// The header's size word as stored, flags included (for the check).
+    #[inline]
     pub(super) fn size_word(&self, off: usize) -> u32 {
         // SAFETY: callers pass header offsets.
         unsafe { self.base.as_ptr().add(off).cast::<u32>().read() }

@@ -102,33 +102,23 @@ impl Heap<'_> {
 
     /// Allocates a block for `layout`.
     ///
-    /// The policy is resolved once per call: the work is done by a copy of the code compiled
-    /// for good fit or for the list policies, which returns a bare pointer; the error is
-    /// worked out only when there is none.
+    /// Good fit's common case is inlined ([`Heap::alloc_good`]); everything else, and the
+    /// list policies (whose empty bitmap sends every request there, so no policy test is
+    /// needed before), is a copy of the general code compiled for good fit or for the list
+    /// policies. Both return a bare pointer; the error is worked out only when there is none.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when no free block fits.
     #[inline]
     pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
-        let p = if self.policy == Policy::GoodFit { self.alloc_good(layout) } else { self.alloc_list(layout) };
-        match p {
-            Some(p) => Ok(p),
-            None => Err(Self::out_of_memory(layout)),
-        }
+        self.alloc_good(layout).ok_or(Error::OutOfMemory { size: layout.size(), align: layout.align() })
     }
 
-    /// [`Heap::alloc`] for the list policies, kept out of line so that a caller inlining
-    /// `alloc` gets only the good-fit code (the list walk dwarfs the call).
-    #[inline(never)]
-    pub(super) fn alloc_list(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        self.alloc_in::<false>(layout)
-    }
-
-    /// [`Heap::alloc`] for good fit. The common case is inlined: an alignment of 16 at most
-    /// and a class that surely fits found in the first bitmap word searched, whose head block
-    /// is taken. Everything else (larger alignments, a search past that word, the scan of the
-    /// request's own class) is the general [`Heap::alloc_in`], out of line, so that the
-    /// inlined code keeps few values live and needs no registers saved.
+    /// [`Heap::alloc`]'s inlined common case under good fit: an alignment of 16 at most and
+    /// a class that surely fits found in the first bitmap word searched, whose head block is
+    /// taken. Everything else (larger alignments, a search past that word, the scan of the
+    /// request's own class, the list policies) is [`Heap::alloc_slow`], out of line and
+    /// called last, so that the inlined code keeps few values live and saves no registers.
     #[inline(always)]
     pub(super) fn alloc_good(&mut self, layout: Layout) -> Option<NonNull<u8>> {
         if layout.align() <= 16 {
@@ -138,13 +128,13 @@ impl Heap<'_> {
                 return Some(self.take_block::<true>(off, need));
             }
         }
-        self.alloc_good_slow(layout)
+        self.alloc_slow(layout)
     }
 
-    /// [`Heap::alloc_in`] for good fit, out of line (see [`Heap::alloc_good`]).
+    /// [`Heap::alloc_in`] for the heap's policy, out of line (see [`Heap::alloc_good`]).
     #[inline(never)]
-    pub(super) fn alloc_good_slow(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        self.alloc_in::<true>(layout)
+    pub(super) fn alloc_slow(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_in::<false>(layout) }
     }
 
     /// Hands out the free block at `off`, already out of its list, for `need` bytes (16-byte
@@ -313,8 +303,9 @@ impl Heap<'_> {
         let [word, tag] = unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().read() };
         let poisoned = cfg!(feature = "sanitize") && tag == u32::from_ne_bytes([crate::POISON; 4]);
         let size = (word & !FLAGS) as usize;
-        (tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len)
-            .then_some((off, word))
+        // (The size only has to keep the block inside the region: a right tag with a wrong
+        // size can only have been forged, and a size below `MIN_BLOCK` still has a class.)
+        (tag == USED_TAG ^ off as u32 && !poisoned && off + size <= self.len).then_some((off, word))
     }
 
     /// Why [`Heap::used_block`] rejected `ptr`: [`Error::DoubleFree`] for a block freed
@@ -373,7 +364,8 @@ impl Heap<'_> {
         self.free(ptr)
     }
 
-    /// [`Heap::free`] for the list policies, out of line as [`Heap::alloc_list`].
+    /// [`Heap::free`] for the list policies, out of line: a caller inlining `free` gets only
+    /// the good-fit code (the list walks dwarf the call).
     #[inline(never)]
     pub(super) fn free_list(&mut self, ptr: NonNull<u8>) -> bool {
         self.free_in::<false>(ptr)
@@ -387,13 +379,14 @@ impl Heap<'_> {
         // (The sentinel after the last block is marked used.)
         let next = off + (word & !FLAGS) as usize;
         let next_free = self.is_free(next);
+        self.used_blocks -= 1;
         if next_free || word & PREV_FREE != 0 {
             // SAFETY: checked just above.
-            return unsafe { self.free_merging::<GF>(off, next_free) };
+            unsafe { self.free_at::<GF>(off, word, next_free) };
+            return true;
         }
         // No free neighbour (about half the frees): the block is listed as it is (its size
         // word has no flag set).
-        self.used_blocks -= 1;
         let size = next - off;
         self.flip_tag(off, USED_TAG ^ FREE_TAG);
         self.list_free::<GF>(off, size);
@@ -404,29 +397,16 @@ impl Heap<'_> {
         true
     }
 
-    /// [`Heap::free_at`] for a block with a free neighbour, out of line and called last (so
-    /// the inlined free of a block without one saves no registers); returns `true`.
-    ///
-    /// # Safety
-    /// As [`Heap::free_at`].
-    #[inline(never)]
-    pub(super) unsafe fn free_merging<const GF: bool>(&mut self, off: usize, next_free: bool) -> bool {
-        // SAFETY: the caller's contract.
-        unsafe { self.free_at::<GF>(off, next_free) };
-        true
-    }
-
-    /// Frees the used block at `off`; `next_free` says whether its right neighbour is free.
+    /// Frees the used block at `off`, whose header's size word is `word`; `next_free` says
+    /// whether its right neighbour is free. (The caller counts the block out of
+    /// `used_blocks`.)
     ///
     /// # Safety
     /// `off` is a used block's header offset.
     #[inline(always)]
-    pub(super) unsafe fn free_at<const GF: bool>(&mut self, off: usize, next_free: bool) {
-        // SAFETY: the caller's contract.
-        let h = unsafe { self.hdr(off) };
+    pub(super) unsafe fn free_at<const GF: bool>(&mut self, off: usize, word: u32, next_free: bool) {
         let mut start = off;
-        let mut size = h.size as usize;
-        self.used_blocks -= 1;
+        let mut size = (word & !FLAGS) as usize;
         let next = off + size;
         // The sentinel after the last block is marked used: no bounds test needed.
         if next_free {
@@ -435,7 +415,7 @@ impl Heap<'_> {
             // (The absorbed header keeps its free tag: a free of its payload is still told
             // apart as a double free.)
         }
-        if h.prev_free {
+        if word & PREV_FREE != 0 {
             let prev_size = self.prev_size(off);
             // (A footer larger than the offset would be corruption: then no merge.)
             let prev = off.wrapping_sub(prev_size);
@@ -473,7 +453,7 @@ impl Heap<'_> {
         if self.policy == Policy::GoodFit { self.realloc_in::<true>(ptr, new) } else { self.realloc_list(ptr, new) }
     }
 
-    /// [`Heap::realloc`] for the list policies, out of line as [`Heap::alloc_list`].
+    /// [`Heap::realloc`] for the list policies, out of line as [`Heap::free_list`].
     #[inline(never)]
     pub(super) fn realloc_list(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
         self.realloc_in::<false>(ptr, new)
@@ -510,9 +490,10 @@ impl Heap<'_> {
         let old_payload = size - HEADER;
         // SAFETY: both blocks are live and distinct; copy the smaller payload.
         unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), old_payload.min(new.size())) };
+        self.used_blocks -= 1;
         // SAFETY: validated above, and still used (the allocation may have changed its flag
-        // and its right neighbour, which `free_at` reads again).
-        unsafe { self.free_at::<GF>(off, self.is_free(off + size)) };
+        // and its right neighbour, which are read again).
+        unsafe { self.free_at::<GF>(off, self.size_word(off), self.is_free(off + size)) };
         Ok(fresh)
     }
 }
