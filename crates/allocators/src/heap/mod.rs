@@ -162,10 +162,8 @@ impl Heap<'_> {
     }
 
     /// Lists the tail `off..off+size` split off a block taken from a free list (so the header
-    /// after it is marked as following a free block already), and returns `payload`. Out of
-    /// line, called last: it needs more registers than the rest of the inlined allocation,
-    /// which then saves none.
-    #[inline(never)]
+    /// after it is marked as following a free block already), and returns `payload`.
+    #[inline(always)]
     pub(super) fn free_tail<const GF: bool>(&mut self, off: usize, size: usize, payload: NonNull<u8>) -> NonNull<u8> {
         self.insert_free::<GF>(off, size);
         self.set_footer(off, size);
