@@ -42,6 +42,19 @@ pub use locked::LockedHeap;
 pub use policy::Policy;
 pub use stats::{BlockInfo, HeapStats};
 
+/// Asks the processor to start loading the cache line at `p` (x86-64; nothing elsewhere).
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing the program sees and never faults,
+    // whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 impl<'a> Heap<'a> {
     /// A heap over `region` (64 bytes to 4 GiB; the start is aligned up to 16).
     ///
@@ -352,13 +365,17 @@ impl Heap<'_> {
 
     /// [`Heap::free`] for a block allocated (or last resized) with `layout`, as
     /// `GlobalAlloc::dealloc` and `Allocator::deallocate` know it: the same checks and the
-    /// same result (the block's own header decides its size, so the layout is not needed).
+    /// same result (the block's own header decides its size). The layout only tells where
+    /// the right neighbour's header most likely is, so it is fetched alongside the block's
+    /// own instead of after it (two cache misses at once rather than one after the other).
     ///
     /// # Errors
     /// As [`Heap::free`].
     #[inline]
     pub fn free_sized(&mut self, ptr: NonNull<u8>, layout: Layout) -> Result<()> {
-        let _ = layout;
+        // (The neighbour's header is `ptr - 8 + block_need(layout)` or up to 16 bytes on:
+        // about `ptr + size + 8`.)
+        prefetch(ptr.as_ptr().wrapping_add(layout.size() + HEADER));
         self.free(ptr)
     }
 
@@ -448,6 +465,24 @@ impl Heap<'_> {
     /// is then untouched).
     #[inline]
     pub fn realloc(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
+        if self.policy == Policy::GoodFit { self.realloc_in::<true>(ptr, new) } else { self.realloc_list(ptr, new) }
+    }
+
+    /// [`Heap::realloc`] for a block allocated (or last resized) with `layout`, to `new_size`
+    /// bytes with the same alignment, as `GlobalAlloc::realloc` knows it: the same checks and
+    /// the same result, without building (and checking) a second layout.
+    ///
+    /// # Errors
+    /// As [`Heap::realloc`]; [`Error::OutOfMemory`] also for a `new_size` no layout with this
+    /// alignment can have (above `isize::MAX` once rounded up to the alignment).
+    #[inline]
+    pub fn realloc_sized(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Result<NonNull<u8>> {
+        let align = layout.align();
+        if new_size > isize::MAX as usize - (align - 1) {
+            return Err(Error::OutOfMemory { size: new_size, align });
+        }
+        // SAFETY: `align` is a layout's (a power of two) and the size was checked just above.
+        let new = unsafe { Layout::from_size_align_unchecked(new_size, align) };
         if self.policy == Policy::GoodFit { self.realloc_in::<true>(ptr, new) } else { self.realloc_list(ptr, new) }
     }
 
