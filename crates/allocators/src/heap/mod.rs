@@ -87,6 +87,7 @@ impl<'a> Heap<'a> {
         heap.base = unsafe { NonNull::new_unchecked(base as *mut u8) };
         heap.len = avail;
         heap.offsets = (heap.len - 16) / 16;
+        heap.payloads = base + HEADER;
         // SAFETY: both headers lie inside the region.
         unsafe {
             heap.write_hdr(0, Hdr { size: heap.len as u32, prev_free: false, tag: FREE_TAG });
@@ -300,10 +301,9 @@ impl Heap<'_> {
     #[inline(always)]
     pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<(usize, u32)> {
         let p = ptr.as_ptr() as usize;
-        let base = self.base.as_ptr() as usize;
         // One unsigned compare for both ends and the alignment: a pointer below the first
         // payload wraps around, a misaligned one rotates its low bits to the top.
-        let off = p.wrapping_sub(base + HEADER);
+        let off = p.wrapping_sub(self.payloads);
         if off.rotate_right(4) >= self.offsets {
             return None;
         }
@@ -430,20 +430,23 @@ impl Heap<'_> {
             // (The absorbed header keeps its free tag: a free of its payload is still told
             // apart as a double free.)
         }
-        if word & PREV_FREE != 0 {
+        let left = if word & PREV_FREE != 0 {
             let prev_size = self.prev_size(off);
             // (A footer larger than the offset would be corruption: then no merge.)
             let prev = off.wrapping_sub(prev_size);
-            if prev_size <= off && self.is_free(prev) {
+            (prev_size <= off && self.is_free(prev)).then_some((prev, prev_size))
+        } else {
+            None
+        };
+        match left {
+            Some((prev, prev_size)) => {
                 self.remove_free::<GF>(prev);
                 // As above; this block was just freed.
                 self.flip_tag(off, USED_TAG ^ DEAD_TAG);
                 start = prev;
                 size += prev_size;
             }
-        }
-        if start == off {
-            self.flip_tag(off, USED_TAG ^ FREE_TAG);
+            None => self.flip_tag(off, USED_TAG ^ FREE_TAG),
         }
         // SAFETY: `start` is the merged block's header, whose tag is the free one now.
         unsafe { self.base.as_ptr().add(start).cast::<u32>().write(size as u32) };
