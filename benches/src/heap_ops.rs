@@ -40,7 +40,8 @@ impl BenchHeap for Heap<'_> {
         let _ = Heap::free_sized(self, ptr, layout);
     }
     unsafe fn realloc(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Option<NonNull<u8>> {
-        Heap::realloc(self, ptr, Layout::from_size_align(new_size, layout.align()).ok()?).ok()
+        // As `GlobalAlloc::realloc` gets it: with the old layout and the new size.
+        Heap::realloc_sized(self, ptr, layout, new_size).ok()
     }
 }
 

@@ -4,23 +4,28 @@
 use super::block::{BINS, FREE_TAG, HEADER, Heap, NONE, link};
 use super::policy::Policy;
 
-/// The size class of a block of `size` bytes (a multiple of 16, at least 16): 8 classes per
-/// power of two, told apart by the 3 bits after the leading one, numbered
-/// `8 * log2(size) - 32 + those bits`. Every size below 256 bytes has a class of its own
-/// (16 bytes apart, so some numbers below 32 are never used), and no size below 2^32 has a
-/// class above 223.
+/// Sizes below this have a class per 16 bytes: `size / 16`, one shift.
+pub(super) const LINEAR_END: usize = 1024;
+
+/// The size class of a block of `size` bytes (a multiple of 16, at least 16): one class per
+/// 16 bytes below [`LINEAR_END`] (classes 0 to 63), then 8 classes per power of two, told
+/// apart by the 3 bits after the leading one, numbered `8 * log2(size) - 16 + those bits`
+/// (64 for 1024 bytes, at most 239 for a size below 2^32).
 ///
-/// On targets with hardware doubles this reads the exponent and the top 3 bits of the
-/// mantissa of `size` as an `f64` (exact for every size below 2^53; a larger or negative one
-/// only has to land at or above [`BINS`](super::block::BINS), and does): a conversion and a
-/// shift, without the leading-zero count and variable shift of [`bin_of_size_int`], which
-/// gives the same classes elsewhere.
+/// The small sizes, by far the most requested, cost a shift; above, on targets with hardware
+/// doubles, the exponent and the top 3 bits of the mantissa of `size` as an `f64` are the
+/// class (exact for every size below 2^53; a larger or negative one only has to land at or
+/// above [`BINS`](super::block::BINS), and does): a conversion and a shift, without the
+/// leading-zero count and variable shift of [`bin_of_size_int`], which gives the same
+/// classes elsewhere.
 #[inline(always)]
 pub(super) fn bin_of_size(size: usize) -> usize {
-    if FLOAT_CLASSES {
+    if size < LINEAR_END {
+        size / 16
+    } else if FLOAT_CLASSES {
         // Sign (0), 11 exponent bits (1023 + log2), then the mantissa: bits 49.. are
         // `8 * (1023 + log2) + top 3 mantissa bits`.
-        (((size as i64 as f64).to_bits() >> 49) as usize).wrapping_sub(1023 * 8 + 32)
+        (((size as i64 as f64).to_bits() >> 49) as usize).wrapping_sub(1023 * 8 + 16)
     } else {
         bin_of_size_int(size)
     }
@@ -34,12 +39,12 @@ const FLOAT_CLASSES: bool = cfg!(any(
     target_family = "wasm"
 ));
 
-/// [`bin_of_size`] with integer operations (any `size` of at least 8).
+/// [`bin_of_size`] above [`LINEAR_END`] with integer operations.
 #[inline(always)]
 pub(super) fn bin_of_size_int(size: usize) -> usize {
     let b = size.ilog2() as usize;
     // `size >> (b - 3)` is 8 plus the 3 bits after the leading one.
-    8 * b + (size >> (b - 3)) - 40
+    8 * b + (size >> (b - 3)) - 24
 }
 
 /// The first class whose every block holds at least `size` bytes (`size` a multiple of 16,
@@ -128,8 +133,10 @@ impl Heap<'_> {
         }
         if head != NONE {
             self.set_prev(head, o);
-        } else {
-            // The list was empty: its class is not in the bitmap yet.
+        } else if GF {
+            // The list was empty: its class is not in the bitmap yet. (The list policies
+            // leave the bitmap empty: good fit's inlined search then finds nothing and hands
+            // their requests to their own code.)
             self.bitmap[bin / 64 % (BINS / 64)] |= 1 << (bin % 64);
         }
     }
@@ -163,7 +170,7 @@ impl Heap<'_> {
         let (next, prev) = self.links(off);
         if prev == NONE {
             self.heads[bin] = next;
-            if next == NONE {
+            if GF && next == NONE {
                 self.mark_empty(bin);
             }
         } else {

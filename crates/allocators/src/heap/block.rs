@@ -70,6 +70,9 @@ pub struct Heap<'a> {
     /// (the low bits rotate to the top). (`base + HEADER` is 16-aligned: payloads are, and so
     /// is every block offset.)
     pub(super) offsets: usize,
+    /// The address of the first payload, `base + HEADER`: a payload pointer's header offset
+    /// is one subtraction away.
+    pub(super) payloads: usize,
     pub(super) policy: Policy,
     /// The first block of each list, as a [`link`].
     pub(super) heads: [u32; BINS],
@@ -114,6 +117,7 @@ impl<'a> Heap<'a> {
             base: NonNull::dangling(),
             len: 0,
             offsets: 0,
+            payloads: 0,
             policy,
             heads: [NONE; BINS],
             bitmap: [0; BINS / 64],
@@ -156,6 +160,7 @@ impl Heap<'_> {
     }
 
     /// The header's size word as stored, flags included (for the check).
+    #[inline]
     pub(super) fn size_word(&self, off: usize) -> u32 {
         // SAFETY: callers pass header offsets.
         unsafe { self.base.as_ptr().add(off).cast::<u32>().read() }

@@ -91,7 +91,18 @@ impl Heap<'_> {
     /// the full search decides).
     #[inline(always)]
     pub(super) fn find_good_head(&self, need: usize) -> Option<(usize, usize)> {
-        let bin = bin_at_least(need);
+        // `bin_at_least`, with the bound test only where a class can reach `BINS`.
+        let below = need - 16;
+        if below < 63 * 16 {
+            // The class and the ones searched are in the first bitmap word.
+            let bits = self.bitmap[0] & (!0u64 << (below / 16 + 1));
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as usize;
+            return Some((block_of(self.heads[b]), b));
+        }
+        let bin = bin_of_size(below) + 1;
         if bin >= BINS {
             return None;
         }

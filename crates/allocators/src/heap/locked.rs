@@ -124,9 +124,8 @@ unsafe impl GlobalAlloc for LockedHeap<'_> {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let Ok(new) = Layout::from_size_align(new_size, layout.align()) else { return ptr::null_mut() };
         match NonNull::new(ptr) {
-            Some(p) => self.0.lock().realloc(p, new).map_or(ptr::null_mut(), NonNull::as_ptr),
+            Some(p) => self.0.lock().realloc_sized(p, layout, new_size).map_or(ptr::null_mut(), NonNull::as_ptr),
             None => ptr::null_mut(),
         }
     }

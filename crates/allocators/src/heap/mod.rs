@@ -42,6 +42,19 @@ pub use locked::LockedHeap;
 pub use policy::Policy;
 pub use stats::{BlockInfo, HeapStats};
 
+/// Asks the processor to start loading the cache line at `p` (x86-64; nothing elsewhere).
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing the program sees and never faults,
+    // whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 impl<'a> Heap<'a> {
     /// A heap over `region` (64 bytes to 4 GiB; the start is aligned up to 16).
     ///
@@ -74,6 +87,7 @@ impl<'a> Heap<'a> {
         heap.base = unsafe { NonNull::new_unchecked(base as *mut u8) };
         heap.len = avail;
         heap.offsets = (heap.len - 16) / 16;
+        heap.payloads = base + HEADER;
         // SAFETY: both headers lie inside the region.
         unsafe {
             heap.write_hdr(0, Hdr { size: heap.len as u32, prev_free: false, tag: FREE_TAG });
@@ -102,33 +116,23 @@ impl Heap<'_> {
 
     /// Allocates a block for `layout`.
     ///
-    /// The policy is resolved once per call: the work is done by a copy of the code compiled
-    /// for good fit or for the list policies, which returns a bare pointer; the error is
-    /// worked out only when there is none.
+    /// Good fit's common case is inlined ([`Heap::alloc_good`]); everything else, and the
+    /// list policies (whose empty bitmap sends every request there, so no policy test is
+    /// needed before), is a copy of the general code compiled for good fit or for the list
+    /// policies. Both return a bare pointer; the error is worked out only when there is none.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when no free block fits.
     #[inline]
     pub fn alloc(&mut self, layout: Layout) -> Result<NonNull<u8>> {
-        let p = if self.policy == Policy::GoodFit { self.alloc_good(layout) } else { self.alloc_list(layout) };
-        match p {
-            Some(p) => Ok(p),
-            None => Err(Self::out_of_memory(layout)),
-        }
+        self.alloc_good(layout).ok_or(Error::OutOfMemory { size: layout.size(), align: layout.align() })
     }
 
-    /// [`Heap::alloc`] for the list policies, kept out of line so that a caller inlining
-    /// `alloc` gets only the good-fit code (the list walk dwarfs the call).
-    #[inline(never)]
-    pub(super) fn alloc_list(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        self.alloc_in::<false>(layout)
-    }
-
-    /// [`Heap::alloc`] for good fit. The common case is inlined: an alignment of 16 at most
-    /// and a class that surely fits found in the first bitmap word searched, whose head block
-    /// is taken. Everything else (larger alignments, a search past that word, the scan of the
-    /// request's own class) is the general [`Heap::alloc_in`], out of line, so that the
-    /// inlined code keeps few values live and needs no registers saved.
+    /// [`Heap::alloc`]'s inlined common case under good fit: an alignment of 16 at most and
+    /// a class that surely fits found in the first bitmap word searched, whose head block is
+    /// taken. Everything else (larger alignments, a search past that word, the scan of the
+    /// request's own class, the list policies) is [`Heap::alloc_slow`], out of line and
+    /// called last, so that the inlined code keeps few values live and saves no registers.
     #[inline(always)]
     pub(super) fn alloc_good(&mut self, layout: Layout) -> Option<NonNull<u8>> {
         if layout.align() <= 16 {
@@ -138,13 +142,13 @@ impl Heap<'_> {
                 return Some(self.take_block::<true>(off, need));
             }
         }
-        self.alloc_good_slow(layout)
+        self.alloc_slow(layout)
     }
 
-    /// [`Heap::alloc_in`] for good fit, out of line (see [`Heap::alloc_good`]).
+    /// [`Heap::alloc_in`] for the heap's policy, out of line (see [`Heap::alloc_good`]).
     #[inline(never)]
-    pub(super) fn alloc_good_slow(&mut self, layout: Layout) -> Option<NonNull<u8>> {
-        self.alloc_in::<true>(layout)
+    pub(super) fn alloc_slow(&mut self, layout: Layout) -> Option<NonNull<u8>> {
+        if self.policy == Policy::GoodFit { self.alloc_in::<true>(layout) } else { self.alloc_in::<false>(layout) }
     }
 
     /// Hands out the free block at `off`, already out of its list, for `need` bytes (16-byte
@@ -172,10 +176,8 @@ impl Heap<'_> {
     }
 
     /// Lists the tail `off..off+size` split off a block taken from a free list (so the header
-    /// after it is marked as following a free block already), and returns `payload`. Out of
-    /// line, called last: it needs more registers than the rest of the inlined allocation,
-    /// which then saves none.
-    #[inline(never)]
+    /// after it is marked as following a free block already), and returns `payload`.
+    #[inline(always)]
     pub(super) fn free_tail<const GF: bool>(&mut self, off: usize, size: usize, payload: NonNull<u8>) -> NonNull<u8> {
         self.insert_free::<GF>(off, size);
         self.set_footer(off, size);
@@ -299,10 +301,9 @@ impl Heap<'_> {
     #[inline(always)]
     pub(super) fn used_block(&self, ptr: NonNull<u8>) -> Option<(usize, u32)> {
         let p = ptr.as_ptr() as usize;
-        let base = self.base.as_ptr() as usize;
         // One unsigned compare for both ends and the alignment: a pointer below the first
         // payload wraps around, a misaligned one rotates its low bits to the top.
-        let off = p.wrapping_sub(base + HEADER);
+        let off = p.wrapping_sub(self.payloads);
         if off.rotate_right(4) >= self.offsets {
             return None;
         }
@@ -313,8 +314,9 @@ impl Heap<'_> {
         let [word, tag] = unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().read() };
         let poisoned = cfg!(feature = "sanitize") && tag == u32::from_ne_bytes([crate::POISON; 4]);
         let size = (word & !FLAGS) as usize;
-        (tag == USED_TAG ^ off as u32 && !poisoned && size >= MIN_BLOCK && off + size <= self.len)
-            .then_some((off, word))
+        // (The size only has to keep the block inside the region: a right tag with a wrong
+        // size can only have been forged, and a size below `MIN_BLOCK` still has a class.)
+        (tag == USED_TAG ^ off as u32 && !poisoned && off + size <= self.len).then_some((off, word))
     }
 
     /// Why [`Heap::used_block`] rejected `ptr`: [`Error::DoubleFree`] for a block freed
@@ -357,56 +359,49 @@ impl Heap<'_> {
     /// reallocated since cannot be told apart from the new owner's: that is on the caller.)
     #[inline]
     pub fn free(&mut self, ptr: NonNull<u8>) -> Result<()> {
-        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr, 0) } else { self.free_list(ptr, 0) };
+        let freed = if self.policy == Policy::GoodFit { self.free_in::<true>(ptr) } else { self.free_list(ptr) };
         if freed { Ok(()) } else { Err(self.misuse(ptr)) }
     }
 
     /// [`Heap::free`] for a block allocated (or last resized) with `layout`, as
-    /// `GlobalAlloc::dealloc` knows it. The same checks and the same result as [`Heap::free`]
-    /// (the block's own header still decides its size); the layout only tells where the right
-    /// neighbour most likely starts, so its header is read alongside the block's own instead
-    /// of after it (two cache misses in parallel rather than one after the other).
+    /// `GlobalAlloc::dealloc` and `Allocator::deallocate` know it: the same checks and the
+    /// same result (the block's own header decides its size). The layout only tells where
+    /// the right neighbour's header most likely is, so it is fetched alongside the block's
+    /// own instead of after it (two cache misses at once rather than one after the other).
     ///
     /// # Errors
     /// As [`Heap::free`].
     #[inline]
     pub fn free_sized(&mut self, ptr: NonNull<u8>, layout: Layout) -> Result<()> {
-        let hint = Self::block_need(layout);
-        let freed =
-            if self.policy == Policy::GoodFit { self.free_in::<true>(ptr, hint) } else { self.free_list(ptr, hint) };
-        if freed { Ok(()) } else { Err(self.misuse(ptr)) }
+        // (The neighbour's header is `ptr - 8 + block_need(layout)` or up to 16 bytes on:
+        // about `ptr + size + 8`.)
+        prefetch(ptr.as_ptr().wrapping_add(layout.size() + HEADER));
+        self.free(ptr)
     }
 
-    /// [`Heap::free`] for the list policies, out of line as [`Heap::alloc_list`].
+    /// [`Heap::free`] for the list policies, out of line: a caller inlining `free` gets only
+    /// the good-fit code (the list walks dwarf the call).
     #[inline(never)]
-    pub(super) fn free_list(&mut self, ptr: NonNull<u8>, hint: usize) -> bool {
-        self.free_in::<false>(ptr, hint)
+    pub(super) fn free_list(&mut self, ptr: NonNull<u8>) -> bool {
+        self.free_in::<false>(ptr)
     }
 
     /// [`Heap::free`] for good fit (`GF`) or the list policies; `false` when `ptr` is not a
-    /// used block's payload (nothing is changed then). `hint` is the block's likely size (0:
-    /// unknown).
+    /// used block's payload (nothing is changed then).
     #[inline(always)]
-    pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>, hint: usize) -> bool {
+    pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>) -> bool {
         let Some((off, word)) = self.used_block(ptr) else { return false };
-        // The likely right neighbour's tag: its offset comes from the hint, not from the
-        // header, so the two loads do not wait for each other. (Any hint gives a header
-        // position at most `len`, the sentinel's: `off` and `hint` are multiples of 16.)
-        let mut guess = off.wrapping_add(hint).min(self.len);
-        if crate::poison::is_poisoned(self.base.as_ptr().wrapping_add(guess + 4)) {
-            guess = self.len;
-        }
-        // SAFETY: `guess` is a header position (see above) with 8 readable, 4-aligned bytes.
-        let guess_tag = unsafe { self.base.as_ptr().add(guess).cast::<u32>().add(1).read() };
+        // (The sentinel after the last block is marked used.)
         let next = off + (word & !FLAGS) as usize;
-        let next_free = if next == guess { guess_tag == FREE_TAG ^ next as u32 } else { self.is_free(next) };
+        let next_free = self.is_free(next);
+        self.used_blocks -= 1;
         if next_free || word & PREV_FREE != 0 {
             // SAFETY: checked just above.
-            return unsafe { self.free_merging::<GF>(off, next_free) };
+            unsafe { self.free_at::<GF>(off, word, next_free) };
+            return true;
         }
         // No free neighbour (about half the frees): the block is listed as it is (its size
         // word has no flag set).
-        self.used_blocks -= 1;
         let size = next - off;
         self.flip_tag(off, USED_TAG ^ FREE_TAG);
         self.list_free::<GF>(off, size);
@@ -417,29 +412,16 @@ impl Heap<'_> {
         true
     }
 
-    /// [`Heap::free_at`] for a block with a free neighbour, out of line and called last (so
-    /// the inlined free of a block without one saves no registers); returns `true`.
-    ///
-    /// # Safety
-    /// As [`Heap::free_at`].
-    #[inline(never)]
-    pub(super) unsafe fn free_merging<const GF: bool>(&mut self, off: usize, next_free: bool) -> bool {
-        // SAFETY: the caller's contract.
-        unsafe { self.free_at::<GF>(off, next_free) };
-        true
-    }
-
-    /// Frees the used block at `off`; `next_free` says whether its right neighbour is free.
+    /// Frees the used block at `off`, whose header's size word is `word`; `next_free` says
+    /// whether its right neighbour is free. (The caller counts the block out of
+    /// `used_blocks`.)
     ///
     /// # Safety
     /// `off` is a used block's header offset.
     #[inline(always)]
-    pub(super) unsafe fn free_at<const GF: bool>(&mut self, off: usize, next_free: bool) {
-        // SAFETY: the caller's contract.
-        let h = unsafe { self.hdr(off) };
+    pub(super) unsafe fn free_at<const GF: bool>(&mut self, off: usize, word: u32, next_free: bool) {
         let mut start = off;
-        let mut size = h.size as usize;
-        self.used_blocks -= 1;
+        let mut size = (word & !FLAGS) as usize;
         let next = off + size;
         // The sentinel after the last block is marked used: no bounds test needed.
         if next_free {
@@ -448,20 +430,23 @@ impl Heap<'_> {
             // (The absorbed header keeps its free tag: a free of its payload is still told
             // apart as a double free.)
         }
-        if h.prev_free {
+        let left = if word & PREV_FREE != 0 {
             let prev_size = self.prev_size(off);
             // (A footer larger than the offset would be corruption: then no merge.)
             let prev = off.wrapping_sub(prev_size);
-            if prev_size <= off && self.is_free(prev) {
+            (prev_size <= off && self.is_free(prev)).then_some((prev, prev_size))
+        } else {
+            None
+        };
+        match left {
+            Some((prev, prev_size)) => {
                 self.remove_free::<GF>(prev);
                 // As above; this block was just freed.
                 self.flip_tag(off, USED_TAG ^ DEAD_TAG);
                 start = prev;
                 size += prev_size;
             }
-        }
-        if start == off {
-            self.flip_tag(off, USED_TAG ^ FREE_TAG);
+            None => self.flip_tag(off, USED_TAG ^ FREE_TAG),
         }
         // SAFETY: `start` is the merged block's header, whose tag is the free one now.
         unsafe { self.base.as_ptr().add(start).cast::<u32>().write(size as u32) };
@@ -486,7 +471,25 @@ impl Heap<'_> {
         if self.policy == Policy::GoodFit { self.realloc_in::<true>(ptr, new) } else { self.realloc_list(ptr, new) }
     }
 
-    /// [`Heap::realloc`] for the list policies, out of line as [`Heap::alloc_list`].
+    /// [`Heap::realloc`] for a block allocated (or last resized) with `layout`, to `new_size`
+    /// bytes with the same alignment, as `GlobalAlloc::realloc` knows it: the same checks and
+    /// the same result, without building (and checking) a second layout.
+    ///
+    /// # Errors
+    /// As [`Heap::realloc`]; [`Error::OutOfMemory`] also for a `new_size` no layout with this
+    /// alignment can have (above `isize::MAX` once rounded up to the alignment).
+    #[inline]
+    pub fn realloc_sized(&mut self, ptr: NonNull<u8>, layout: Layout, new_size: usize) -> Result<NonNull<u8>> {
+        let align = layout.align();
+        if new_size > isize::MAX as usize - (align - 1) {
+            return Err(Error::OutOfMemory { size: new_size, align });
+        }
+        // SAFETY: `align` is a layout's (a power of two) and the size was checked just above.
+        let new = unsafe { Layout::from_size_align_unchecked(new_size, align) };
+        if self.policy == Policy::GoodFit { self.realloc_in::<true>(ptr, new) } else { self.realloc_list(ptr, new) }
+    }
+
+    /// [`Heap::realloc`] for the list policies, out of line as [`Heap::free_list`].
     #[inline(never)]
     pub(super) fn realloc_list(&mut self, ptr: NonNull<u8>, new: Layout) -> Result<NonNull<u8>> {
         self.realloc_in::<false>(ptr, new)
@@ -523,9 +526,10 @@ impl Heap<'_> {
         let old_payload = size - HEADER;
         // SAFETY: both blocks are live and distinct; copy the smaller payload.
         unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), fresh.as_ptr(), old_payload.min(new.size())) };
+        self.used_blocks -= 1;
         // SAFETY: validated above, and still used (the allocation may have changed its flag
-        // and its right neighbour, which `free_at` reads again).
-        unsafe { self.free_at::<GF>(off, self.is_free(off + size)) };
+        // and its right neighbour, which are read again).
+        unsafe { self.free_at::<GF>(off, self.size_word(off), self.is_free(off + size)) };
         Ok(fresh)
     }
 }
