@@ -49,6 +49,8 @@ fn scan_slots<M: CellMap>(
     limit: u64,
     moved: &mut Vec<(u32, [i32; 4], bool)>,
 ) -> Scan {
+    // A copy of the few fields of the map, so they stay in registers across the pushes.
+    let map = map.clone();
     let mut scan = Scan::default();
     let boxes = live.iter().zip(aabbs);
     for (s, ((&live, aabb), (range, &listed))) in boxes.zip(ranges.iter().zip(in_lists)).enumerate() {
