@@ -122,6 +122,9 @@ struct Lore<I: SpatialIndex> {
     /// Whether the frame asks for the pairs in id order (`pairs`) or as found
     /// (`pairs_unsorted`).
     sorted: bool,
+    /// Whether the frame moves the boxes with one `update_many_with` (the index makes each
+    /// box, on its threads) instead of one `update` per box.
+    batch: bool,
 }
 
 impl<I: SpatialIndex> Lore<I> {
@@ -134,16 +137,24 @@ impl<I: SpatialIndex> Lore<I> {
     fn on_threads(mut index: I, scene: &Scene, threads: usize) -> Self {
         index.set_threads(threads).unwrap();
         let ids = (0..scene.centers.len()).map(|i| index.insert(scene.aabb(i)).unwrap()).collect();
-        Self { index, ids, pairs: Vec::new(), sorted: true }
+        Self { index, ids, pairs: Vec::new(), sorted: true, batch: false }
     }
 
     fn unsorted(self) -> Self {
         Self { sorted: false, ..self }
     }
 
+    fn batch(self) -> Self {
+        Self { batch: true, ..self }
+    }
+
     fn frame(&mut self, scene: &Scene) -> usize {
-        for (i, &id) in self.ids.iter().enumerate() {
-            self.index.update(id, scene.aabb(i)).unwrap();
+        if self.batch {
+            self.index.update_many_with(&self.ids, &|i| scene.aabb(i)).unwrap();
+        } else {
+            for (i, &id) in self.ids.iter().enumerate() {
+                self.index.update(id, scene.aabb(i)).unwrap();
+            }
         }
         if self.sorted {
             self.index.pairs(&mut self.pairs);
@@ -635,6 +646,9 @@ fn parallel(c: &mut Criterion) {
             let mut all = Lore::on_threads(grid_for(&s, 4.0), &base, cores);
             all.frame(&s);
             assert_eq!(all.pairs, one.pairs, "grid on {cores} threads");
+            let mut batch = Lore::on_threads(grid_for(&s, 4.0), &base, cores).batch();
+            batch.frame(&s);
+            assert_eq!(batch.pairs, one.pairs, "grid on {cores} threads, update_many_with");
             let mut tree = Lore::on_threads(Tree::new(), &base, cores);
             tree.frame(&s);
             assert_eq!(tree.pairs, one.pairs, "tree on {cores} threads");
@@ -643,16 +657,22 @@ fn parallel(c: &mut Criterion) {
             assert_eq!(sorted(parry.pairs.clone()), one.pair_set(), "parry");
             eprintln!("parallel: moving {n} boxes, {} pairs, {cores} threads", one.pairs.len());
         }
-        for (name, threads, sorted_pairs) in [
-            ("lore-grid-4-1thread", 1, true),
-            ("lore-grid-4-all-threads", cores, true),
-            ("lore-grid-4-unsorted-1thread", 1, false),
-            ("lore-grid-4-unsorted-all-threads", cores, false),
+        for (name, threads, sorted_pairs, batch) in [
+            ("lore-grid-4-1thread", 1, true, false),
+            ("lore-grid-4-all-threads", cores, true, false),
+            ("lore-grid-4-unsorted-1thread", 1, false, false),
+            ("lore-grid-4-unsorted-all-threads", cores, false, false),
+            // The boxes moved with one `update_many_with` a frame.
+            ("lore-grid-4-batch-1thread", 1, true, true),
+            ("lore-grid-4-batch-all-threads", cores, true, true),
         ] {
             let mut s = base.clone();
             let mut lore = Lore::on_threads(grid_for(&s, 4.0), &s, threads);
             if !sorted_pairs {
                 lore = lore.unsorted();
+            }
+            if batch {
+                lore = lore.batch();
             }
             g.bench_function(BenchmarkId::new(format!("parallel-moving/{name}"), &label), |b| {
                 b.iter(|| {

@@ -62,7 +62,9 @@ pub trait SpatialIndex: core::fmt::Debug {
     /// [`SpatialIndex::update_many`], with the boxes made by a closure, which the grid, the
     /// hash and the sweep call on several threads with the `parallel` feature, so the work of
     /// making the boxes (from positions, say) is split too. `boxes` is called once for each
-    /// `i`, in no set order, and only once every id has been checked.
+    /// `i`, in no set order, and only once every id has been checked. A panic in `boxes`
+    /// reaches the caller once the other threads are done; the boxes made until then may have
+    /// moved.
     ///
     /// ```
     /// use lore_broadphase::{Aabb, Grid, SpatialIndex, glam::{Vec2, vec2}};

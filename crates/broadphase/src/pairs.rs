@@ -241,10 +241,12 @@ impl PartKeys {
     /// Puts each key at its place in `target`: its part's next position for its first slot
     /// (`counts`, made positions by `slot_offsets`).
     fn scatter_keys(&mut self, bits: u32, target: &SortedKeys) {
-        for &k in &self.keys[..self.len] {
+        // (Slices in locals: the stores cannot then move the vectors, so nothing is reloaded.)
+        let (keys, counts) = (&self.keys[..self.len], &mut self.counts[..]);
+        for &k in keys {
             let a = (k >> bits) as usize;
-            let at = self.counts[a] as usize;
-            self.counts[a] += 1;
+            let at = counts[a] as usize;
+            counts[a] += 1;
             assert!(at < target.1);
             // SAFETY: `at` is in bounds (checked). No other thread writes it: the offsets give
             // each (slot, part) its own stretch of positions, as long as the keys of that part
@@ -259,14 +261,15 @@ impl PartKeys {
     pub(crate) fn count_slots(&mut self, bits: u32, capacity: usize, ranges: SlotRanges) {
         self.counts.clear();
         self.counts.resize(capacity, 0);
-        for &k in &self.keys[..self.len] {
-            self.counts[(k >> bits) as usize] += 1;
+        let (keys, counts) = (&self.keys[..self.len], &mut self.counts[..]);
+        for &k in keys {
+            counts[(k >> bits) as usize] += 1;
         }
         self.ranges = ranges;
         self.range_keys.clear();
+        // (Summed as `u32`, which vectorises: a range holds fewer than 2³² keys, as a count does.)
         self.range_keys.extend(
-            (0..ranges.len())
-                .map(|r| self.counts[ranges.start(r)..ranges.start(r + 1)].iter().map(|&c| c as usize).sum::<usize>()),
+            (0..ranges.len()).map(|r| self.counts[ranges.start(r)..ranges.start(r + 1)].iter().sum::<u32>() as usize),
         );
         self.counted = true;
     }

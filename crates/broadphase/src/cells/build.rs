@@ -2,7 +2,7 @@
 //! dense layout (queries), the patchable layout (`pairs` in a crowded world) or sparsely
 //! (`pairs` in a world of many more cells than entries).
 
-use super::lists::{BIG_CELLS, Beside, Bounds, Cells, Item, Layout, Region, Table, room_for};
+use super::lists::{BIG_CELLS, BLOCK, Beside, Bounds, Cells, Item, Layout, Region, Table, room_for};
 use super::map::{CellMap, cells_in};
 use alloc::vec::Vec;
 
@@ -252,7 +252,11 @@ impl<M: CellMap> Cells<M> {
             self.regions.clear();
             self.regions.resize(buckets, Region::default());
             self.region_list.clear();
+            self.block_starts.clear();
             for (b, c) in self.starts[..buckets].iter_mut().enumerate() {
+                if b % BLOCK == 0 {
+                    self.block_starts.push(sum);
+                }
                 let count = *c;
                 if count == 0 {
                     continue;
@@ -272,6 +276,9 @@ impl<M: CellMap> Cells<M> {
                 *c = sum;
             }
             self.starts[buckets] = entries as u32;
+        }
+        if room {
+            self.block_starts.push(sum);
         }
         self.fill(sum as usize, Table::Starts);
         self.entries = entries;

@@ -15,6 +15,10 @@ use lore_geom::Aabb;
 /// by a box query of its own) instead of being listed cell by cell.
 pub const BIG_CELLS: u64 = 256;
 
+/// The patch on several threads cuts the cell lists between threads only at multiples of this
+/// many buckets (where the patchable build noted the items' offset).
+pub(super) const BLOCK: usize = 1024;
+
 /// A grid with more than this many cells per cell entry (at the previous build) gets the
 /// sparse build for `pairs` instead of the patchable one, whose build walks every cell (and
 /// whose region table takes 12 bytes a cell).
@@ -129,6 +133,9 @@ pub(crate) struct Cells<M: CellMap> {
     /// The length of `items` at the last patchable build: a patch that finds the items grown
     /// past twice that (buckets moved to the end) builds afresh.
     pub(super) built_len: usize,
+    /// Where the last patchable build put the items of bucket `j * BLOCK` (for each `j`), and
+    /// `built_len` last: the patch on several threads cuts the lists there.
+    pub(super) block_starts: Vec<u32>,
     /// Whether each slot is listed in the cells (live and not big at the last build or patch).
     pub(super) in_lists: Vec<bool>,
     /// The patch's slots whose cells changed, with their new range and whether they are listed.
@@ -139,6 +146,10 @@ pub(crate) struct Cells<M: CellMap> {
     /// How many times a patch gave way to a build because the items had outgrown their size.
     #[cfg(test)]
     pub(super) outgrown: usize,
+    /// How many patches moved the entries on several threads, and how many of those moves
+    /// were left to the calling thread (tests check both paths are taken).
+    #[cfg(test)]
+    pub(super) split_moves: (usize, usize),
     /// Sparse build only: per-bucket counters, all zero between builds.
     pub(super) counts: Vec<u32>,
     /// Sparse build only: the buckets in use, in the order `items` holds them.
@@ -194,12 +205,15 @@ impl<M: CellMap> Cells<M> {
             region_list: Vec::new(),
             entries: 0,
             built_len: 0,
+            block_starts: Vec::new(),
             in_lists: Vec::new(),
             moved: Vec::new(),
             #[cfg(test)]
             patches: 0,
             #[cfg(test)]
             outgrown: 0,
+            #[cfg(test)]
+            split_moves: (0, 0),
             counts: Vec::new(),
             occupied: Vec::new(),
             items: Vec::new(),

@@ -199,9 +199,9 @@ impl<M: CellMap> Cells<M> {
     ///
     /// On several threads the buckets are cut into chunks of about equal length, several per
     /// thread, and each thread takes the next chunk not yet taken, writing its keys after
-    /// those of the chunks it took before ([`PartKeys`]); [`PairSort::sort_parts`] then puts
-    /// the keys of all chunks in id order, or in chunk order (one thread's order) for
-    /// `pairs_unsorted`.
+    /// those of the chunks it took before ([`PartKeys`]);
+    /// [`PairSort::sort_parts`](crate::pairs::PairSort::sort_parts) then puts the keys of all
+    /// chunks in id order, or in chunk order (one thread's order) for `pairs_unsorted`.
     pub(super) fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>, order: Order) -> QueryStats {
         self.reindex_for_pairs();
         let bits = 32 - (self.slots.capacity() as u32).leading_zeros();

@@ -1,7 +1,7 @@
 //! The patched cell lists: after a build in the patchable layout (each bucket with room to
 //! grow), the next reindex moves only the entries of the boxes whose cell range changed.
 
-use super::lists::{BIG_CELLS, Bounds, Cells, Item, Region, SPARSE_RATIO};
+use super::lists::{BIG_CELLS, BLOCK, Bounds, Cells, Item, Region, SPARSE_RATIO};
 use super::map::{CellMap, cells_in};
 use crate::par;
 use alloc::vec::Vec;
@@ -49,6 +49,8 @@ fn scan_slots<M: CellMap>(
     limit: u64,
     moved: &mut Vec<(u32, [i32; 4], bool)>,
 ) -> Scan {
+    // A copy of the few fields of the map, so they stay in registers across the pushes.
+    let map = map.clone();
     let mut scan = Scan::default();
     let boxes = live.iter().zip(aabbs);
     for (s, ((&live, aabb), (range, &listed))) in boxes.zip(ranges.iter().zip(in_lists)).enumerate() {
@@ -178,25 +180,23 @@ impl<M: CellMap> Cells<M> {
             self.moved = moved;
             return false;
         }
+        let blocks = self.block_starts.len().saturating_sub(1);
+        let parts = self.threads.parts(moved.len(), PARALLEL_MOVES).min(blocks);
+        if parts > 1 {
+            self.move_entries_split(&moved, parts);
+        } else {
+            // (A copy of the map's few fields: the moves change the lists, not the map.)
+            let map = self.map.clone();
+            for &(s, r, live) in &moved {
+                let old = self.in_lists[s as usize].then_some(self.ranges[s as usize]);
+                moves_of(&map, s, old, live.then_some(r), |_, op| match op {
+                    Move::Unlist(b, cell) => self.unlist(b, s, cell),
+                    Move::List(b, item) => self.list(b, item),
+                });
+            }
+        }
         for &(s, r, live) in &moved {
             let s_ = s as usize;
-            if self.in_lists[s_] {
-                let [x0, y0, x1, y1] = self.ranges[s_];
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        self.unlist(self.map.bucket(x, y), s, M::tag(x, y));
-                    }
-                }
-            }
-            if live {
-                let [x0, y0, x1, y1] = r;
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
-                        self.list(self.map.bucket(x, y), Item { slot: s, first, cell: M::tag(x, y) });
-                    }
-                }
-            }
             self.ranges[s_] = r;
             self.in_lists[s_] = live;
             // (A slot reused since the build may have held a big box then.)
@@ -215,13 +215,73 @@ impl<M: CellMap> Cells<M> {
 
     /// Removes slot `s`'s entry for the cell tagged `cell` from bucket `b` (patchable layout).
     pub(super) fn unlist(&mut self, b: usize, s: u32, cell: M::Tag) {
-        let region = &mut self.regions[b];
-        let items = &mut self.items[region.start as usize..(region.start + region.len) as usize];
-        let k = items.iter().position(|item| item.slot == s && item.cell == cell);
-        debug_assert!(k.is_some(), "slot {s} is not listed in bucket {b}");
-        if let Some(k) = k {
-            items.copy_within(k + 1.., k);
-            region.len -= 1;
+        take_out(&mut self.items, 0, &mut self.regions[b], s, cell);
+    }
+
+    /// The moves of the patch on `parts` threads, each owning the buckets of a run of blocks
+    /// ([`BLOCK`]) and the items the build laid out for them: every thread reads all of
+    /// `moved` and makes the moves in its buckets, in order, except that a bucket whose region
+    /// is full (it must move to the end of the items) or was moved there is left, from that
+    /// move on, to the calling thread, which then makes the moves left in the order one thread
+    /// makes them all. Each bucket so sees its moves in the same order as on one thread, and
+    /// the buckets reach the end of the items in the same order: the lists come out the same.
+    fn move_entries_split(&mut self, moved: &[(u32, [i32; 4], bool)], parts: usize) {
+        let blocks = self.block_starts.len() - 1;
+        let buckets = self.regions.len();
+        let mut bands = Vec::with_capacity(parts);
+        let (mut regions, mut items) = (&mut self.regions[..], &mut self.items[..self.built_len]);
+        let (mut first_bucket, mut first_item) = (0, 0);
+        for k in 1..=parts {
+            let end_block = k * blocks / parts;
+            let end_bucket = (end_block * BLOCK).min(buckets);
+            let end_item = self.block_starts[end_block] as usize;
+            let (band_regions, rest) = core::mem::take(&mut regions).split_at_mut(end_bucket - first_bucket);
+            let (band_items, rest_items) = core::mem::take(&mut items).split_at_mut(end_item - first_item);
+            (regions, items) = (rest, rest_items);
+            bands.push(Band {
+                first_bucket,
+                regions: band_regions,
+                first_item,
+                items: band_items,
+                left: Vec::new(),
+                full: Vec::new(),
+            });
+            (first_bucket, first_item) = (end_bucket, end_item);
+        }
+        let (map, ranges, in_lists) = (&self.map, &self.ranges[..], &self.in_lists[..]);
+        par::run(&mut bands, |band| {
+            let map = map.clone();
+            let buckets = band.first_bucket..band.first_bucket + band.regions.len();
+            for (e, &(s, r, live)) in moved.iter().enumerate() {
+                let old = in_lists[s as usize].then_some(ranges[s as usize]);
+                let new = live.then_some(r);
+                // In a grid a range's buckets lie between those of its corners: a box whose
+                // ranges both miss the band is skipped whole.
+                let meets = |r: Option<[i32; 4]>| {
+                    r.is_some_and(|[x0, y0, x1, y1]| {
+                        map.bucket(x1, y1) >= buckets.start && map.bucket(x0, y0) < buckets.end
+                    })
+                };
+                if M::UNIQUE_CELLS && !meets(old) && !meets(new) {
+                    continue;
+                }
+                moves_of(&map, s, old, new, |k, op| band.make(e, k, s, op));
+            }
+        });
+        // The moves left, in the order of one thread.
+        let mut left: Vec<(usize, u32, u32, Move<M::Tag>)> = bands.iter_mut().flat_map(|b| b.left.drain(..)).collect();
+        drop(bands);
+        left.sort_unstable_by_key(|&(e, k, _, _)| (e, k));
+        #[cfg(test)]
+        {
+            self.split_moves.0 += 1;
+            self.split_moves.1 += left.len();
+        }
+        for (_, _, s, op) in left {
+            match op {
+                Move::Unlist(b, cell) => self.unlist(b, s, cell),
+                Move::List(b, item) => self.list(b, item),
+            }
         }
     }
 
@@ -239,14 +299,123 @@ impl<M: CellMap> Cells<M> {
             self.items.resize(start + cap as usize, item);
             region = Region { start: start as u32, len: region.len, cap };
         }
-        let items = &mut self.items[region.start as usize..(region.start + region.len + 1) as usize];
-        let mut k = region.len as usize;
-        while k > 0 && items[k - 1].slot > item.slot {
-            items[k] = items[k - 1];
-            k -= 1;
-        }
-        items[k] = item;
-        region.len += 1;
+        put_in(&mut self.items, 0, &mut region, item);
         self.regions[b] = region;
+    }
+}
+
+/// Fewer moved boxes than this per thread are moved in the lists on fewer threads.
+const PARALLEL_MOVES: usize = 1024;
+
+/// One entry move of the patch: out of bucket `b` (the entry of the cell with this tag), or
+/// into it.
+#[derive(Clone, Copy, Debug)]
+enum Move<T> {
+    Unlist(usize, T),
+    List(usize, Item<T>),
+}
+
+/// Calls `each(k, move)` for the moves of slot `s` from its cells in range `old` (if listed)
+/// to those of range `new` (if live), numbered `k` from 0: out of every old cell, then into
+/// every new one, row by row.
+#[inline(always)]
+fn moves_of<M: CellMap>(
+    map: &M,
+    s: u32,
+    old: Option<[i32; 4]>,
+    new: Option<[i32; 4]>,
+    mut each: impl FnMut(u32, Move<M::Tag>),
+) {
+    let mut k = 0;
+    if let Some([x0, y0, x1, y1]) = old {
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                each(k, Move::Unlist(map.bucket(x, y), M::tag(x, y)));
+                k += 1;
+            }
+        }
+    }
+    if let Some([x0, y0, x1, y1]) = new {
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let first = u32::from(x == x0) | (u32::from(y == y0) << 1);
+                each(k, Move::List(map.bucket(x, y), Item { slot: s, first, cell: M::tag(x, y) }));
+                k += 1;
+            }
+        }
+    }
+}
+
+/// Removes slot `s`'s entry for the cell tagged `cell` from `region` (its items in `items`,
+/// which start at item `base`).
+#[inline(always)]
+fn take_out<T: Copy + PartialEq>(items: &mut [Item<T>], base: usize, region: &mut Region, s: u32, cell: T) {
+    let start = region.start as usize - base;
+    let items = &mut items[start..start + region.len as usize];
+    let k = items.iter().position(|item| item.slot == s && item.cell == cell);
+    debug_assert!(k.is_some(), "slot {s} is not listed in its bucket");
+    if let Some(k) = k {
+        items.copy_within(k + 1.., k);
+        region.len -= 1;
+    }
+}
+
+/// Adds `item` to `region` in slot order (its items in `items`, which start at item `base`;
+/// the region has room).
+#[inline(always)]
+fn put_in<T: Copy>(items: &mut [Item<T>], base: usize, region: &mut Region, item: Item<T>) {
+    let start = region.start as usize - base;
+    let items = &mut items[start..start + region.len as usize + 1];
+    let mut k = region.len as usize;
+    while k > 0 && items[k - 1].slot > item.slot {
+        items[k] = items[k - 1];
+        k -= 1;
+    }
+    items[k] = item;
+    region.len += 1;
+}
+
+/// One thread's share of the patch's moves: the buckets from `first_bucket` on (their
+/// regions) and the items the build laid out for them, from item `first_item` on.
+struct Band<'a, T> {
+    first_bucket: usize,
+    regions: &'a mut [Region],
+    first_item: usize,
+    items: &'a mut [Item<T>],
+    /// The moves left to the calling thread: move `k` of entry `e` of slot `s`.
+    left: Vec<(usize, u32, u32, Move<T>)>,
+    /// The band's buckets that filled up: their moves are left to the calling thread from then
+    /// on (few: a region has room for a quarter more entries than it was built with).
+    full: Vec<usize>,
+}
+
+impl<T: Copy + PartialEq> Band<'_, T> {
+    /// Makes move `k` of entry `e` (slot `s`) if its bucket is this band's: in place when the
+    /// bucket's region lies in the band's items and has room, else leaves it (and every later
+    /// move of that bucket) to the calling thread.
+    #[inline(always)]
+    fn make(&mut self, e: usize, k: u32, s: u32, op: Move<T>) {
+        let b = match op {
+            Move::Unlist(b, _) | Move::List(b, _) => b,
+        };
+        let Some(region) = b.checked_sub(self.first_bucket).and_then(|i| self.regions.get_mut(i)) else {
+            return;
+        };
+        // A region outside the band's items (moved to the end, or never used) stays so
+        // through the pass: all its moves are left.
+        let (start, end) = (region.start as usize, (region.start + region.cap) as usize);
+        let here = region.cap > 0 && start >= self.first_item && end <= self.first_item + self.items.len();
+        if here && !self.full.contains(&b) {
+            match op {
+                Move::Unlist(_, cell) => return take_out(self.items, self.first_item, region, s, cell),
+                Move::List(_, item) if region.len < region.cap => {
+                    return put_in(self.items, self.first_item, region, item);
+                }
+                // Full: the calling thread moves the region to the end, and makes every later
+                // move of the bucket.
+                Move::List(..) => self.full.push(b),
+            }
+        }
+        self.left.push((e, k, s, op));
     }
 }

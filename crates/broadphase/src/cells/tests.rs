@@ -362,3 +362,83 @@ fn boxes_and_areas_over_the_whole_cell_range_answer_like_brute_force_at_the_orig
         }
     }
 }
+
+/// The patch's moves on several threads leave exactly the lists one thread leaves (the same
+/// items in the same places, the same buckets moved to the end in the same order), with many
+/// boxes changing cells every frame and buckets filling up.
+#[cfg(feature = "parallel")]
+#[test]
+fn moves_on_several_threads_leave_the_lists_of_one() {
+    let n = 40_000u32;
+    let side = (9.5 * n as f32).sqrt();
+    let mut unit = crate::xorshift_unit(21);
+    let mut centers: Vec<Vec2> = (0..n).map(|_| vec2(unit(), unit()) * side).collect();
+    let vel: Vec<Vec2> = (0..n).map(|i| (vec2(unit(), unit()) - 0.5) * if i % 5 == 0 { 3.0 } else { 0.1 }).collect();
+    let area = Aabb::new(vec2(-2.0, -2.0), Vec2::splat(side + 2.0)).unwrap();
+    let box_of = |c: Vec2| Aabb::from_center(c, vec2(1.2, 0.9)).unwrap();
+    let (mut grids, mut hashes) = (Vec::new(), Vec::new());
+    for threads in [1, 2, 3] {
+        let mut g = Grid::covering(area, 2.5).unwrap();
+        let mut h = SpatialHash::new(2.5).unwrap();
+        g.set_threads(threads).unwrap();
+        h.set_threads(threads).unwrap();
+        grids.push(g);
+        hashes.push(h);
+    }
+    let mut ids = Vec::new();
+    for &c in &centers {
+        let id = grids[0].insert(box_of(c)).unwrap();
+        for other in &mut grids[1..] {
+            assert_eq!(other.insert(box_of(c)).unwrap(), id);
+        }
+        for h in &mut hashes {
+            assert_eq!(h.insert(box_of(c)).unwrap(), id);
+        }
+        ids.push(id);
+    }
+    let mut pairs = Vec::new();
+    for _ in 0..6 {
+        for (c, v) in centers.iter_mut().zip(&vel) {
+            *c = (*c + *v).clamp(Vec2::ZERO, Vec2::splat(side));
+        }
+        let boxes: Vec<Aabb> = centers.iter().map(|&c| box_of(c)).collect();
+        for g in &mut grids {
+            g.update_many(&ids, &boxes).unwrap();
+            g.pairs(&mut pairs);
+        }
+        for h in &mut hashes {
+            h.update_many(&ids, &boxes).unwrap();
+            h.pairs(&mut pairs);
+        }
+        for (one, other) in [(&grids[0].0, &grids[1].0), (&grids[0].0, &grids[2].0)] {
+            assert_same_lists(one, other);
+        }
+        for (one, other) in [(&hashes[0].0, &hashes[1].0), (&hashes[0].0, &hashes[2].0)] {
+            assert_same_lists(one, other);
+        }
+    }
+    for cells in [&grids[1].0.split_moves, &grids[2].0.split_moves, &hashes[1].0.split_moves] {
+        assert!(cells.0 >= 4, "{cells:?}: the moves never split");
+        assert!(cells.1 > 0, "{cells:?}: no move was left to the calling thread");
+    }
+    assert_eq!(grids[0].0.split_moves, (0, 0));
+}
+
+#[cfg(feature = "parallel")]
+fn assert_same_lists<M: CellMap>(one: &Cells<M>, other: &Cells<M>) {
+    assert_eq!(one.patches, other.patches);
+    assert_eq!(one.region_list, other.region_list);
+    assert_eq!(one.items.len(), other.items.len());
+    for (&b, _) in one.region_list.iter().zip(0..) {
+        let (r, q) = (one.regions[b as usize], other.regions[b as usize]);
+        assert_eq!((r.start, r.len, r.cap), (q.start, q.len, q.cap), "bucket {b}");
+        let (a, z) = (r.start as usize, (r.start + r.len) as usize);
+        assert!(
+            one.items[a..z]
+                .iter()
+                .zip(&other.items[a..z])
+                .all(|(x, y)| x.slot == y.slot && x.first == y.first && x.cell == y.cell),
+            "bucket {b}"
+        );
+    }
+}
