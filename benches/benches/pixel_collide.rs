@@ -9,36 +9,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use lore_pixel_collide::glam::Vec2;
-use lore_pixel_collide::{GpuCollider, Mask, Pose, QueryBatch, Sprite};
+use lore_benches::pixel_scenes::{blob, poses};
+use lore_pixel_collide::{GpuCollider, Mask, QueryBatch};
 use lore_render::gpu::Gpu;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg32;
-
-fn blob(side: u32, seed: u32) -> Sprite {
-    let k = (seed % 5) as f32 + 3.0;
-    Sprite::from_fn(side, side, |x, y| {
-        let p = Vec2::new((x as f32 + 0.5) / side as f32 - 0.5, (y as f32 + 0.5) / side as f32 - 0.5) * 2.0;
-        let r = 0.8 + 0.15 * (k * p.y.atan2(p.x)).sin();
-        p.length() < r && (p - Vec2::new(0.3, 0.1)).length() > 0.2
-    })
-    .unwrap()
-}
-
-/// `n` random poses of 64×64 sprites in a 256×256 field: about half the pairs' rectangles meet.
-fn poses(n: usize, posed: bool) -> Vec<Pose> {
-    let mut rng = Pcg32::seed_from_u64(7);
-    (0..n)
-        .map(|_| {
-            let p = Pose::at(Vec2::new(rng.random_range(32.0..160.0), rng.random_range(32.0..160.0)));
-            if posed {
-                p.rotated(rng.random_range(0.0..std::f32::consts::TAU)).scaled(Vec2::splat(rng.random_range(0.7..1.3)))
-            } else {
-                p
-            }
-        })
-        .collect()
-}
 
 fn naive_overlaps(a: &Mask, b: &Mask) -> bool {
     let r = a.bounds().intersect(&b.bounds());

@@ -4,6 +4,7 @@
 use rand::SeedableRng;
 
 pub mod heap_ops;
+pub mod pixel_scenes;
 pub mod reflect_types;
 
 /// A portable seeded generator: the same seed gives the same data on every machine.

@@ -12,20 +12,22 @@
 //!
 //! On the GPU ([`GpuCollider`]), a [`QueryBatch`] holds objects, groups and queries. Each query
 //! becomes one quad per candidate member (a group, e.g. every enemy, gives one per member whose
-//! rectangle meets the object's), drawn over the overlap of the two bounding rectangles; each
-//! fragment evaluates both objects' coverage and, where both cover its pixel, sets the query's
-//! answer word in a storage buffer. Pairs whose rectangles do not meet never reach the GPU. All
-//! quads of a batch are one instanced draw in one render pass, one submission and one read-back
+//! rectangle meets the object's), drawn over the pixels where the two sprites' *footprints* meet
+//! (convex hulls of their solid texels, posed, with a quarter pixel to spare); each fragment
+//! evaluates both sprites' coverage and, where both cover its pixel, sets the query's answer word
+//! in a storage buffer. Pairs whose footprints do not meet never reach the GPU. All quads of a
+//! batch are one instanced draw in one render pass, one submission and one read-back
 //! ([`BatchStats`] counts them), so a batch costs the pixels it covers, not commands per pair;
 //! wait for it the same frame or pick it up the next ([`Pending::try_take`]). The contract is
 //! `overlaps: bool`; exact pixel counts come from a compute pass ([`QueryBatch::area`]), which
-//! also answers every query on wgpu's GL backend (no writable storage in fragment shaders).
+//! also answers queries with a triangle mesh in them, and every query on wgpu's GL backend (no
+//! writable storage in fragment shaders).
 //!
 //! Triangle meshes ([`Mesh`], [`QueryBatch::add_mesh`]) take part in every query. Their
 //! vertices are snapped to 1/16 pixel; the CPU twin ([`MeshPlacement::rasterize`]) covers pixel
 //! centres inside a triangle with exact integer edge functions and the top-left rule for
-//! centres on an edge, and the GPU's quads and compute pass evaluate that same rule with the
-//! same integers, so they agree on every pixel.
+//! centres on an edge, and the GPU's compute pass evaluates that same rule with the same
+//! integers, so they agree on every pixel.
 //!
 //! [`shapes`] turns a mask into greedy rectangles or outline loops for a broadphase or a
 //! polygon collider.

@@ -5,8 +5,9 @@
 //! every vertex is snapped to 1/16 pixel ([`MESH_SUBPIXEL_BITS`] = 4, the least sub-pixel
 //! precision Vulkan allows), so a GPU with 4 or more sub-pixel bits sees exactly the vertices the
 //! CPU twin sees. A pixel is covered when its centre is strictly inside a triangle; a centre
-//! exactly on an edge is decided by the top-left rule on the CPU. The GPU's pair quads and
-//! exact-area pass evaluate that same rule with the same integers, so they equal the CPU twin on
+//! exactly on an edge is decided by the top-left rule on the CPU. The GPU's compute pass (which
+//! answers every query with a mesh in it) evaluates that same rule with the same integers, so it
+//! equals the CPU twin on
 //! every pixel, edge centres included (the rasterizer's own tie rule, which Vulkan leaves open,
 //! never decides).
 

@@ -97,9 +97,10 @@ impl QueryBatch {
         Ok(Id(self.objects.len() - 1))
     }
 
-    /// Places a triangle mesh at `pose` as a collision object. Every query (pair quads, exact
-    /// areas, confirmed hits) decides its covered pixels by the CPU twin's own integer rule per
-    /// pixel, so the answers equal [`MeshPlacement::rasterize`]'s exactly.
+    /// Places a triangle mesh at `pose` as a collision object. Queries with a mesh in them are
+    /// answered by the exact compute pass (pairs and group members too), which decides its
+    /// covered pixels by the CPU twin's own integer rule per pixel, so the answers equal
+    /// [`MeshPlacement::rasterize`]'s exactly.
     ///
     /// # Errors
     /// The errors of [`MeshPlacement::new`].
