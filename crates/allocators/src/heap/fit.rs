@@ -102,6 +102,8 @@ impl Heap<'_> {
             let b = bits.trailing_zeros() as usize;
             return Some((block_of(self.heads[b]), b));
         }
+        // (Requests of 1 KiB and more are the rarer kind.)
+        core::hint::cold_path();
         let bin = bin_of_size(below) + 1;
         if bin >= BINS {
             return None;

@@ -35,6 +35,7 @@ use core::alloc::Layout;
 use core::ptr::{self, NonNull};
 
 use crate::error::{Error, Result};
+use bins::{LINEAR_END, bin_of_size};
 use block::{BINS, DEAD_TAG, FLAGS, FREE_TAG, HEADER, Hdr, MIN_BLOCK, PREV_FREE, USED_TAG};
 
 pub use block::Heap;
@@ -404,7 +405,17 @@ impl Heap<'_> {
         // word has no flag set).
         let size = next - off;
         self.flip_tag(off, USED_TAG ^ FREE_TAG);
-        self.list_free::<GF>(off, size);
+        // (Freed blocks are mostly small: the other class formula is kept off the straight
+        // path.)
+        let bin = if !GF {
+            0
+        } else if size < LINEAR_END {
+            size / 16
+        } else {
+            core::hint::cold_path();
+            bin_of_size(size)
+        };
+        self.list_free_in::<GF>(off, bin);
         self.set_footer(off, size);
         self.set_prev_free(next);
         // SAFETY: the block's extent.
