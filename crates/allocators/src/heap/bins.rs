@@ -116,7 +116,12 @@ impl Heap<'_> {
     /// flags, free tag).
     #[inline(always)]
     pub(super) fn list_free<const GF: bool>(&mut self, off: usize, size: usize) {
-        let bin = Self::bin::<GF>(size);
+        self.list_free_in::<GF>(off, Self::bin::<GF>(size));
+    }
+
+    /// [`Heap::list_free`] for a block whose class (list) is worked out already.
+    #[inline(always)]
+    pub(super) fn list_free_in<const GF: bool>(&mut self, off: usize, bin: usize) {
         // SAFETY: a block is at most `u32::MAX` bytes, whose class is below `BINS` (see
         // `size_classes_are_tlsf_classes`).
         let slot = unsafe { self.heads.get_unchecked_mut(bin) };

@@ -242,6 +242,16 @@ impl Heap<'_> {
         unsafe { self.hdr(off).tag == FREE_TAG ^ off as u32 }
     }
 
+    /// The size of the free block at `off`: its size word as stored, since a free block's
+    /// header has no flag set (its left neighbour is used: free neighbours are always
+    /// merged).
+    #[inline(always)]
+    pub(super) fn free_size(&self, off: usize) -> usize {
+        let word = self.size_word(off);
+        debug_assert_eq!(word & FLAGS, 0, "a free block's header has no flag set");
+        word as usize
+    }
+
     #[inline]
     pub(super) fn size_at(&self, off: usize) -> usize {
         // SAFETY: callers pass header offsets.

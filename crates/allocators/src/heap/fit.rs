@@ -12,7 +12,7 @@ impl Heap<'_> {
             Policy::FirstFit => {
                 let mut cur = self.heads[0];
                 while cur != NONE {
-                    if self.size_at(block_of(cur)) >= need {
+                    if self.free_size(block_of(cur)) >= need {
                         return Some(block_of(cur));
                     }
                     cur = self.links(block_of(cur)).0;
@@ -36,7 +36,7 @@ impl Heap<'_> {
                         break;
                     }
                     let (next, _) = self.links(block_of(cur));
-                    if self.size_at(block_of(cur)) >= need {
+                    if self.free_size(block_of(cur)) >= need {
                         self.rover = next;
                         return Some(block_of(cur));
                     }
@@ -48,7 +48,7 @@ impl Heap<'_> {
                 let mut cur = self.heads[0];
                 let mut best: Option<(usize, usize)> = None;
                 while cur != NONE {
-                    let size = self.size_at(block_of(cur));
+                    let size = self.free_size(block_of(cur));
                     if size >= need && best.is_none_or(|(_, b)| size < b) {
                         best = Some((block_of(cur), size));
                         if size == need {
@@ -102,6 +102,8 @@ impl Heap<'_> {
             let b = bits.trailing_zeros() as usize;
             return Some((block_of(self.heads[b]), b));
         }
+        // (Requests of 1 KiB and more are the rarer kind.)
+        core::hint::cold_path();
         let bin = bin_of_size(below) + 1;
         if bin >= BINS {
             return None;
@@ -126,7 +128,7 @@ impl Heap<'_> {
         let bin = bin_of_size(need).min(BINS - 1);
         let mut cur = self.heads[bin];
         while cur != NONE {
-            if self.size_at(block_of(cur)) >= need {
+            if self.free_size(block_of(cur)) >= need {
                 return Some(block_of(cur));
             }
             cur = self.links(block_of(cur)).0;

@@ -35,6 +35,7 @@ use core::alloc::Layout;
 use core::ptr::{self, NonNull};
 
 use crate::error::{Error, Result};
+use bins::{LINEAR_END, bin_of_size};
 use block::{BINS, DEAD_TAG, FLAGS, FREE_TAG, HEADER, Hdr, MIN_BLOCK, PREV_FREE, USED_TAG};
 
 pub use block::Heap;
@@ -155,7 +156,7 @@ impl Heap<'_> {
     /// alignment): carves it and returns its payload.
     #[inline(always)]
     pub(super) fn take_block<const GF: bool>(&mut self, off: usize, need: usize) -> NonNull<u8> {
-        let size = self.size_at(off);
+        let size = self.free_size(off);
         // SAFETY: the whole block is ours to reshape.
         unsafe { self.unpoison_block(off, size) };
         // A block from a free list has used neighbours (free neighbours are always merged):
@@ -175,11 +176,28 @@ impl Heap<'_> {
         self.free_tail::<GF>(off + need, rest, payload)
     }
 
+    /// [`Heap::bin`] for a block that is most likely below [`LINEAR_END`] (a freed block
+    /// without free neighbours, a split-off tail): the other class formula is kept off the
+    /// straight path.
+    #[inline(always)]
+    pub(super) fn mostly_small_bin<const GF: bool>(size: usize) -> usize {
+        if !GF {
+            0
+        } else if size < LINEAR_END {
+            size / 16
+        } else {
+            core::hint::cold_path();
+            bin_of_size(size)
+        }
+    }
+
     /// Lists the tail `off..off+size` split off a block taken from a free list (so the header
     /// after it is marked as following a free block already), and returns `payload`.
     #[inline(always)]
     pub(super) fn free_tail<const GF: bool>(&mut self, off: usize, size: usize, payload: NonNull<u8>) -> NonNull<u8> {
-        self.insert_free::<GF>(off, size);
+        // SAFETY: `off` is a block header inside the area.
+        unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write([size as u32, FREE_TAG ^ off as u32]) };
+        self.list_free_in::<GF>(off, Self::mostly_small_bin::<GF>(size));
         self.set_footer(off, size);
         // SAFETY: the tail's extent.
         unsafe { self.poison_free(off, size) };
@@ -214,7 +232,7 @@ impl Heap<'_> {
             off
         };
         let mut off = off;
-        let mut size = self.size_at(off);
+        let mut size = self.free_size(off);
         // SAFETY: the whole block is ours to reshape.
         unsafe { self.unpoison_block(off, size) };
         // A block from a free list has a used left neighbour (free neighbours are always
@@ -280,7 +298,7 @@ impl Heap<'_> {
         let mut after_flag = MERGE;
         // The sentinel after the last block is marked used: no bounds test needed.
         if MERGE && self.is_free(after) {
-            let s = self.size_at(after);
+            let s = self.free_size(after);
             self.remove_free::<GF>(after);
             tail_size += s;
             after_flag = false;
@@ -404,7 +422,7 @@ impl Heap<'_> {
         // word has no flag set).
         let size = next - off;
         self.flip_tag(off, USED_TAG ^ FREE_TAG);
-        self.list_free::<GF>(off, size);
+        self.list_free_in::<GF>(off, Self::mostly_small_bin::<GF>(size));
         self.set_footer(off, size);
         self.set_prev_free(next);
         // SAFETY: the block's extent.
@@ -425,7 +443,7 @@ impl Heap<'_> {
         let next = off + size;
         // The sentinel after the last block is marked used: no bounds test needed.
         if next_free {
-            size += self.size_at(next);
+            size += self.free_size(next);
             self.remove_free::<GF>(next);
             // (The absorbed header keeps its free tag: a free of its payload is still told
             // apart as a double free.)
@@ -511,7 +529,7 @@ impl Heap<'_> {
             // (The sentinel after the last block is marked used.)
             let next = off + size;
             if self.is_free(next) {
-                let next_size = self.size_at(next);
+                let next_size = self.free_size(next);
                 if size + next_size >= need {
                     self.remove_free::<GF>(next);
                     // SAFETY: the absorbed block becomes part of a live one.
