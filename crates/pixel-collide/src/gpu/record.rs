@@ -225,7 +225,11 @@ impl GpuCollider {
             stats.buffer_uploads += 1;
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
         };
-        let mut draws: Vec<GpuDraw> = (0..batch.objects.len()).map(|o| batch.draw(o, [0, 0])).collect();
+        // Only the compute pass reads the objects' draws: without jobs, one placeholder.
+        let mut draws: Vec<GpuDraw> = Vec::new();
+        if job_count > 0 {
+            draws.extend((0..batch.objects.len()).map(|o| batch.draw(o, [0, 0])));
+        }
         if draws.is_empty() {
             draws.push(bytemuck::Zeroable::zeroed());
         }
