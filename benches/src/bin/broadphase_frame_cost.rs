@@ -224,7 +224,13 @@ fn moving_scene_of<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, mut s: Scene, 
 fn report(times: &mut [Duration]) {
     times.sort_unstable();
     if let (Some(min), Some(med)) = (times.first(), times.get(times.len() / 2)) {
-        eprintln!("frame time: min {:.1} µs, median {:.1} µs", min.as_secs_f64() * 1e6, med.as_secs_f64() * 1e6);
+        let mean = times.iter().sum::<Duration>().as_secs_f64() / times.len() as f64;
+        eprintln!(
+            "frame time: min {:.1} µs, median {:.1} µs, mean {:.1} µs",
+            min.as_secs_f64() * 1e6,
+            med.as_secs_f64() * 1e6,
+            mean * 1e6
+        );
     }
 }
 

@@ -142,7 +142,7 @@ mod pool {
 
     /// How many times a helper that has just finished a pass checks for the next one before it
     /// sleeps (a pass usually follows another within microseconds: the parts of one `pairs`).
-    const HELPER_SPIN: u32 = 1 << 11;
+    const HELPER_SPIN: u32 = 1 << 14;
     /// How many times the calling thread checks that its helpers are done before it sleeps
     /// (they usually finish with it: every thread takes parts until none is left).
     const CALLER_SPIN: u32 = 1 << 8;
