@@ -17,7 +17,8 @@
 //!
 //! A free block repeats its size in a footer (a boundary tag on free blocks only) and the
 //! header after it has bit 0 set, so freeing finds a free left neighbour in O(1) while a used
-//! block pays 8 bytes. `tag` is a magic value mixed with the block's own offset, different for
+//! block pays 8 bytes. `next` and `prev` are the payload offsets of the neighbouring blocks in
+//! the free list (never 0, which ends the list); `list` is the list's number. `tag` is a magic value mixed with the block's own offset, different for
 //! used and free blocks, so freeing a pointer twice or freeing a pointer into the middle of a
 //! block is reported instead of corrupting the heap. The last 8 bytes hold a sentinel header
 //! marked used, so coalescing needs no bounds check on the right.

@@ -239,3 +239,51 @@ fn free_sized_frees_as_free_does_whatever_the_layout_says() {
         assert_eq!(heap.free_sized(foreign, l(8, 8)), Err(Error::ForeignPointer), "{policy:?}");
     }
 }
+
+#[test]
+fn realloc_sized_resizes_as_realloc_does() {
+    for policy in Policy::ALL {
+        let mut region = vec![0u8; 1 << 14];
+        let mut heap = Heap::new(&mut region, policy).unwrap();
+        let a = heap.alloc(l(100, 32)).unwrap();
+        // SAFETY: `a` holds 100 bytes.
+        unsafe { a.as_ptr().write_bytes(9, 100) };
+        // Shrinking stays in place; growing keeps the contents and the alignment (in place
+        // or not, depending on where the region puts the block).
+        assert_eq!(heap.realloc_sized(a, l(100, 32), 40), Ok(a), "{policy:?}");
+        let b = heap.realloc_sized(a, l(40, 32), 3000).unwrap();
+        assert_eq!(b.as_ptr() as usize % 32, 0, "{policy:?}");
+        // SAFETY: `b` holds 3000 bytes, the first 40 kept.
+        assert!(unsafe { core::slice::from_raw_parts(b.as_ptr(), 40) }.iter().all(|&x| x == 9), "{policy:?}");
+        heap.check().unwrap();
+        // A size no layout can have is out of memory, as `realloc` reports a too large one;
+        // the block is untouched.
+        let huge = isize::MAX as usize;
+        assert_eq!(heap.realloc_sized(b, l(3000, 32), huge), Err(Error::OutOfMemory { size: huge, align: 32 }));
+        assert!(matches!(heap.realloc_sized(b, l(3000, 32), 1 << 20), Err(Error::OutOfMemory { .. })));
+        // Misuse is reported as by `realloc`.
+        let c = heap.alloc(l(64, 8)).unwrap();
+        heap.free(c).unwrap();
+        assert_eq!(heap.realloc_sized(c, l(64, 8), 8), Err(Error::DoubleFree), "{policy:?}");
+        let foreign = NonNull::new(heap.base().cast_mut().wrapping_add(heap.capacity() + 64)).unwrap();
+        assert_eq!(heap.realloc_sized(foreign, l(8, 8), 8), Err(Error::ForeignPointer), "{policy:?}");
+        heap.free_sized(b, l(3000, 32)).unwrap();
+        heap.check().unwrap();
+    }
+}
+
+#[test]
+fn the_list_policies_leave_the_bitmap_empty() {
+    for policy in [Policy::FirstFit, Policy::NextFit, Policy::BestFit] {
+        let mut region = vec![0u8; 1 << 14];
+        let mut heap = Heap::new(&mut region, policy).unwrap();
+        let ptrs: Vec<_> = (0..20).map(|i| heap.alloc(l(16 + 24 * i, 8)).unwrap()).collect();
+        for p in ptrs.iter().step_by(2) {
+            heap.free(*p).unwrap();
+        }
+        assert_eq!(heap.bitmap, [0; BINS / 64], "{policy:?}");
+        // Requests still go through their own search (good fit's finds nothing).
+        assert!(heap.alloc(l(40, 8)).is_ok(), "{policy:?}");
+        heap.check().unwrap();
+    }
+}
