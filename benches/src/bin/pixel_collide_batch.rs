@@ -6,7 +6,9 @@
 //! - `time`: checks every GPU answer against the CPU twin, prints the batch's quads, covered
 //!   pixels and commands, then the median wall time of REPS batches, of REPS CPU twin runs
 //!   (rasterise PAIRS + 1 masks and test) and of REPS `record` calls alone, interleaved.
-//! - `gpu`, `cpu`, `record`: runs only that, REPS times, for callgrind. Per batch =
+//! - `area-time`: the same pairs as exact-area queries (the compute pass), mean wall time of
+//!   REPS batches.
+//! - `gpu`, `cpu`, `record`, `area`: runs only that, REPS times, for callgrind. Per batch =
 //!   (count at REPS = 4 − count at REPS = 2) / 2; with lavapipe, set `LP_NUM_THREADS=0` so the
 //!   rasterizer runs on the calling thread and the counts repeat exactly:
 //!   `LP_NUM_THREADS=0 valgrind --tool=callgrind target/release/pixel_collide_batch 4096 4 gpu`.
@@ -35,7 +37,12 @@ fn main() {
     let ids = [batch.add_sprite(&sprites[0]), batch.add_sprite(&sprites[1])];
     let objects: Vec<_> =
         posed.iter().enumerate().map(|(i, &p)| batch.add_object(ids[i % 2], p).expect("a valid pose")).collect();
-    let queries: Vec<_> = (0..pairs).map(|i| batch.pair(objects[i], objects[i + 1]).expect("known objects")).collect();
+    let queries: Vec<_> = if mode.starts_with("area") {
+        // The same pairs as exact-area queries (the compute pass).
+        (0..pairs).map(|i| batch.area(objects[i], objects[i + 1]).expect("known objects")).collect()
+    } else {
+        (0..pairs).map(|i| batch.pair(objects[i], objects[i + 1]).expect("known objects")).collect()
+    };
     let cpu = || {
         let masks: Vec<Mask> = posed
             .iter()
@@ -51,7 +58,12 @@ fn main() {
         drop(std::hint::black_box(collider.record(&gpu.device, &batch, &mut encoder)));
     };
     match mode {
-        "gpu" => (0..reps).for_each(|_| drop(std::hint::black_box(run()))),
+        "gpu" | "area" => (0..reps).for_each(|_| drop(std::hint::black_box(run()))),
+        "area-time" => {
+            let t = Instant::now();
+            (0..reps).for_each(|_| drop(std::hint::black_box(run())));
+            println!("{pairs} exact areas: {:.2} ms a batch", t.elapsed().as_secs_f64() * 1e3 / reps as f64);
+        }
         "cpu" => (0..reps).for_each(|_| drop(std::hint::black_box(cpu()))),
         "record" => (0..reps).for_each(|_| record()),
         _ => {
