@@ -27,6 +27,10 @@ stage "system packages" ensure_packages mesa-vulkan-drivers libegl1 libegl-mesa0
 stage "format" cargo fmt --all --check
 stage "clippy (default members)" cargo clippy --all-targets -- -D warnings
 stage "tests (default members, GPU tests on lavapipe)" cargo test
+# The GPU collider takes another path on wgpu's GL backend (every pair on the compute pass):
+# the GPU test binaries again (pixel-collide's and the dungeon's), on Mesa's llvmpipe through
+# EGL. No `-p`: it would unify features differently and rebuild wgpu.
+stage "GPU tests on the GL backend (llvmpipe)" env WGPU_BACKEND=gl cargo test --test gpu
 # Slow stages (see docs/architecture.md, "Tests and CI"). The long, ignored tests of every
 # library in release mode, built together so they share one release build of the dependencies.
 # Run times on 2 cores: allocators 85 s, pixel-collide 36 s, bitpack-audio 33 s, broadphase

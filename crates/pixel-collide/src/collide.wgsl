@@ -5,9 +5,7 @@ struct Draw {
     t0: vec2<i32>,       // sprite-space position of pixel (x0, y0)'s centre, 16.16
     size: vec2<u32>,     // sprite width, height in texels
     m: vec4<i32>,        // du/dx, du/dy, dv/dx, dv/dy, 16.16
-    origin: vec2<i32>,   // collision pixel drawn at target pixel (0, 0)
-    sprite: vec2<u32>,   // first word of the solid bits, -
-    mesh: vec4<u32>,     // first triangle word, triangle count, 1 for a mesh, -
+    mesh: vec4<u32>,     // first triangle word, triangle count, 1 for a mesh, first word of the sprite's solid bits
 }
 
 struct Params {
@@ -38,7 +36,7 @@ fn covered(d: Draw, p: vec2<i32>) -> bool {
         return false;
     }
     let i = u32(t.y) * d.size.x + u32(t.x);
-    return ((words[d.sprite.x + i / 32u] >> (i % 32u)) & 1u) != 0u;
+    return ((words[d.mesh.w + i / 32u] >> (i % 32u)) & 1u) != 0u;
 }
 
 // Sign of a * b - c * d, exactly, for |a|, |b|, |c|, |d| < 2^19, without 64-bit integers

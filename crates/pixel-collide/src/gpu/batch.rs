@@ -14,12 +14,13 @@ pub(super) struct GpuDraw {
     t0: [i32; 2],
     size: [u32; 2],
     m: [i32; 4],
-    origin: [i32; 2],
-    /// First word of the sprite's solid bits, unused.
-    sprite: [u32; 2],
-    /// First triangle word, triangle count, 1 for a mesh, unused.
+    /// First triangle word, triangle count, 1 for a mesh, first word of the sprite's solid
+    /// bits (64 bytes in all, the stride WGSL gives the struct).
     mesh: [u32; 4],
 }
+
+// The shader's `Draw` has the same fields; WGSL rounds its stride to 16 bytes.
+const _: () = assert!(core::mem::size_of::<GpuDraw>() == 64);
 
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Obj {
@@ -200,7 +201,7 @@ impl QueryBatch {
         self.queries.clear();
     }
 
-    pub(super) fn draw(&self, object: usize, origin: [i32; 2]) -> GpuDraw {
+    pub(super) fn draw(&self, object: usize) -> GpuDraw {
         let (sprite, p) = match &self.objects[object] {
             Obj::Sprite(sprite, p) => (sprite, p),
             Obj::Mesh { bounds: b, triangles, .. } => {
@@ -209,8 +210,6 @@ impl QueryBatch {
                     t0: [0; 2],
                     size: [0; 2],
                     m: [0; 4],
-                    origin,
-                    sprite: [0; 2],
                     mesh: [self.solid_words.len() as u32 + triangles.0, triangles.1, 1, 0],
                 };
             }
@@ -222,9 +221,7 @@ impl QueryBatch {
             t0: p.t0,
             size: p.size,
             m: p.m,
-            origin,
-            sprite: [first, 0],
-            mesh: [0; 4],
+            mesh: [0, 0, 0, first],
         }
     }
 

@@ -160,4 +160,11 @@ impl GpuCollider {
     pub fn options(&self) -> GpuOptions {
         self.options
     }
+
+    /// Whether sprite pairs are drawn as quads in the render pass. When not (wgpu's GL backend,
+    /// which has no writable storage in the fragment stage, or `confirm_hits`), every pair is
+    /// an exact-area job of the compute pass: the same answers, one dispatch instead of one draw.
+    pub fn draws_pairs(&self) -> bool {
+        self.pair.is_some() && !self.options.confirm_hits
+    }
 }

@@ -182,7 +182,7 @@ impl GpuCollider {
             pair: Clip::default(),
             tile: Clip::default(),
         };
-        let draw_pairs = !(self.options.confirm_hits || self.pair.is_none());
+        let draw_pairs = self.draws_pairs();
         for (qi, (a, against)) in batch.queries.iter().enumerate() {
             let a = *a;
             let area = matches!(against, Against::Area(_));
@@ -228,7 +228,7 @@ impl GpuCollider {
         // Only the compute pass reads the objects' draws: without jobs, one placeholder.
         let mut draws: Vec<GpuDraw> = Vec::new();
         if job_count > 0 {
-            draws.extend((0..batch.objects.len()).map(|o| batch.draw(o, [0, 0])));
+            draws.extend((0..batch.objects.len()).map(|o| batch.draw(o)));
         }
         if draws.is_empty() {
             draws.push(bytemuck::Zeroable::zeroed());
