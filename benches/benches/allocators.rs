@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use lore_allocators::tracking::{Tallied, Tracked, TrackingAlloc};
 use lore_allocators::{DenseHandleArray, HandleArray, Heap, Policy, Pool, Stack, tally_type};
-use lore_benches::heap_ops::BenchHeap;
+use lore_benches::heap_ops::{self, BenchHeap};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -262,31 +262,11 @@ fn replay(heap: &mut dyn BenchHeap, actions: &[Action], objects: usize) {
     black_box(&live);
 }
 
-/// Fraction of the region in live requested bytes when the first allocation fails (random
-/// sizes 16..=`max`, one free for every two allocations).
+/// Fraction of the region in live requested bytes when the first allocation fails.
 fn use_at_first_failure(name: &str, max: usize) -> f64 {
     let region = Region::new(1 << 20);
     let mut heap = make(name, &region, region.len);
-    let mut rng = Pcg64Mcg::seed_from_u64(11);
-    let mut live: Vec<(NonNull<u8>, Layout)> = Vec::new();
-    let mut bytes = 0usize;
-    loop {
-        if !live.is_empty() && rng.random_range(0..3) == 0 {
-            let (p, l) = live.swap_remove(rng.random_range(0..live.len()));
-            bytes -= l.size();
-            // SAFETY: allocated here with `l`.
-            unsafe { heap.free(p, l) };
-        } else {
-            let l = Layout::from_size_align(rng.random_range(16..=max), 8).unwrap();
-            match heap.alloc(l) {
-                Some(p) => {
-                    bytes += l.size();
-                    live.push((p, l));
-                }
-                None => return bytes as f64 / region.len as f64,
-            }
-        }
-    }
+    heap_ops::use_at_first_failure(&mut *heap, region.len, max)
 }
 
 // ----- talc's own procedures ---------------------------------------------------------------

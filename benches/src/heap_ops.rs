@@ -6,6 +6,33 @@ use std::alloc::Layout;
 use std::ptr::NonNull;
 
 use lore_allocators::Heap;
+use rand::{RngExt as _, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// The fraction of a `len`-byte region in live requested bytes when `heap`'s first allocation
+/// fails: random sizes `16..=max`, alignment 8, one free for every two allocations, seed fixed.
+pub fn use_at_first_failure(heap: &mut dyn BenchHeap, len: usize, max: usize) -> f64 {
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let mut live: Vec<(NonNull<u8>, Layout)> = Vec::new();
+    let mut bytes = 0usize;
+    loop {
+        if !live.is_empty() && rng.random_range(0..3) == 0 {
+            let (p, l) = live.swap_remove(rng.random_range(0..live.len()));
+            bytes -= l.size();
+            // SAFETY: allocated here with `l`.
+            unsafe { heap.free(p, l) };
+        } else {
+            let l = Layout::from_size_align(rng.random_range(16..=max), 8).expect("a valid layout");
+            match heap.alloc(l) {
+                Some(p) => {
+                    bytes += l.size();
+                    live.push((p, l));
+                }
+                None => return bytes as f64 / len as f64,
+            }
+        }
+    }
+}
 
 /// The operations a heap peer needs for the workloads.
 pub trait BenchHeap {

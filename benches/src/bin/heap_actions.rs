@@ -30,7 +30,7 @@ use std::process::ExitCode;
 use std::ptr::NonNull;
 
 // The three operations, the same for both heaps (shared with the allocators bench).
-use lore_benches::heap_ops::BenchHeap as Ops;
+use lore_benches::heap_ops::{BenchHeap as Ops, use_at_first_failure};
 
 /// A zeroed, 4096-aligned region, freed on drop.
 struct Region {
@@ -133,30 +133,6 @@ fn actions(heap: &mut dyn Ops, max: usize, n: u64, seed: u64, budget: Option<std
         unsafe { heap.free(p, l) };
     }
     (score, took)
-}
-
-/// Live requested bytes over the region at the first failed allocation.
-fn use_at_first_failure(heap: &mut dyn Ops, len: usize, max: usize) -> f64 {
-    let mut rng = Pcg64Mcg::seed_from_u64(11);
-    let mut live: Vec<(NonNull<u8>, Layout)> = Vec::new();
-    let mut bytes = 0usize;
-    loop {
-        if !live.is_empty() && rng.random_range(0..3) == 0 {
-            let (p, l) = live.swap_remove(rng.random_range(0..live.len()));
-            bytes -= l.size();
-            // SAFETY: allocated here with `l`.
-            unsafe { heap.free(p, l) };
-        } else {
-            let l = Layout::from_size_align(rng.random_range(16..=max), 8).expect("layout");
-            match heap.alloc(l) {
-                Some(p) => {
-                    bytes += l.size();
-                    live.push((p, l));
-                }
-                None => return bytes as f64 / len as f64,
-            }
-        }
-    }
 }
 
 fn main() -> ExitCode {

@@ -3,15 +3,8 @@
 use super::lists::Cells;
 use super::map::{CellMap, check_cell_size, floor_i32};
 use crate::error::Error;
-use crate::hits::{all_hits, first_hit};
-use crate::id::ProxyId;
-use crate::index::{SpatialIndex, check_lengths};
-use crate::pairs::Order;
-use crate::ray_hit::RayHit;
-use crate::stats::QueryStats;
-use alloc::vec::Vec;
 use glam::Vec2;
-use lore_geom::{Aabb, Ray};
+use lore_geom::Aabb;
 
 /// The bounded array of a [`Grid`].
 #[derive(Clone, Debug)]
@@ -162,93 +155,4 @@ impl Grid {
 }
 
 // The trait, method by method, over the shared core.
-impl SpatialIndex for Grid {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-
-    fn len(&self) -> usize {
-        self.0.slots.len()
-    }
-
-    fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, Error> {
-        self.0.insert(aabb)
-    }
-
-    fn remove(&mut self, id: ProxyId) -> Result<Aabb, Error> {
-        self.0.remove(id)
-    }
-
-    // Called once per moving box and frame, often from the caller's crate: inlined there.
-    #[inline]
-    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), Error> {
-        self.0.update(id, aabb)
-    }
-
-    fn update_many(&mut self, ids: &[ProxyId], boxes: &[Aabb]) -> Result<(), Error> {
-        check_lengths(ids, boxes)?;
-        self.0.update_many(ids, |i| boxes[i])
-    }
-
-    fn update_many_with(&mut self, ids: &[ProxyId], boxes: &(dyn Fn(usize) -> Aabb + Sync)) -> Result<(), Error> {
-        self.0.update_many(ids, boxes)
-    }
-
-    fn aabb(&self, id: ProxyId) -> Option<Aabb> {
-        self.0.slots.get(id)
-    }
-
-    fn clear(&mut self) {
-        self.0.clear();
-    }
-
-    fn ids(&self) -> Vec<ProxyId> {
-        self.0.ids()
-    }
-
-    fn ids_and_boxes(&self, ids: &mut Vec<ProxyId>, boxes: &mut Vec<Aabb>) {
-        self.0.slots.ids_and_boxes(ids, boxes);
-    }
-
-    fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {
-        self.0.query_aabb(area, out)
-    }
-
-    fn query_aabbs(&mut self, areas: &[Aabb], out: &mut Vec<(usize, ProxyId)>) -> QueryStats {
-        self.0.query_aabbs(areas, out)
-    }
-
-    fn pairs_with(&mut self, ids: &[ProxyId], areas: &[Aabb], out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-        self.0.pairs_with(ids, areas, out)
-    }
-
-    fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {
-        first_hit(|stats, visit| self.0.walk_ray(ray, stats, visit), filter)
-    }
-
-    fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats {
-        all_hits(|stats, visit| self.0.walk_ray(ray, stats, visit), filter, out)
-    }
-
-    fn pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-        self.0.pairs(out, Order::Ids)
-    }
-
-    fn pairs_unsorted(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) -> QueryStats {
-        self.0.pairs(out, Order::Found)
-    }
-
-    #[cfg(feature = "parallel")]
-    fn set_threads(&mut self, threads: usize) -> Result<(), Error> {
-        self.0.threads.set(threads)
-    }
-
-    #[cfg(feature = "parallel")]
-    fn threads(&self) -> usize {
-        self.0.threads.get()
-    }
-
-    fn debug_view(&mut self, visit: &mut dyn FnMut(Aabb, u32)) {
-        self.0.debug_view(visit);
-    }
-}
+spatial_index_over_cells!(Grid);

@@ -28,6 +28,140 @@
 //! bookkeeping) ← `build` ← `patched` ← `query` ← `pair_pass` and `ray_walk` ← `grid` and
 //! `hash` (each a [`CellMap`](map::CellMap) and a public index over the core) ← this file.
 
+/// The [`SpatialIndex`](crate::SpatialIndex) impl of a cell index: a newtype over [`Cells`](lists::Cells)
+/// (its map aside, `Grid` and `SpatialHash` answer every call the same way).
+macro_rules! spatial_index_over_cells {
+    ($index:ty) => {
+        impl $crate::index::SpatialIndex for $index {
+            fn name(&self) -> &'static str {
+                self.0.name()
+            }
+
+            fn len(&self) -> usize {
+                self.0.slots.len()
+            }
+
+            fn insert(&mut self, aabb: $crate::Aabb) -> core::result::Result<$crate::ProxyId, $crate::Error> {
+                self.0.insert(aabb)
+            }
+
+            fn remove(&mut self, id: $crate::ProxyId) -> core::result::Result<$crate::Aabb, $crate::Error> {
+                self.0.remove(id)
+            }
+
+            // Called once per moving box and frame, often from the caller's crate: inlined there.
+            #[inline]
+            fn update(&mut self, id: $crate::ProxyId, aabb: $crate::Aabb) -> core::result::Result<(), $crate::Error> {
+                self.0.update(id, aabb)
+            }
+
+            fn update_many(
+                &mut self,
+                ids: &[$crate::ProxyId],
+                boxes: &[$crate::Aabb],
+            ) -> core::result::Result<(), $crate::Error> {
+                $crate::index::check_lengths(ids, boxes)?;
+                self.0.update_many(ids, |i| boxes[i])
+            }
+
+            fn update_many_with(
+                &mut self,
+                ids: &[$crate::ProxyId],
+                boxes: &(dyn Fn(usize) -> $crate::Aabb + Sync),
+            ) -> core::result::Result<(), $crate::Error> {
+                self.0.update_many(ids, boxes)
+            }
+
+            fn aabb(&self, id: $crate::ProxyId) -> Option<$crate::Aabb> {
+                self.0.slots.get(id)
+            }
+
+            fn clear(&mut self) {
+                self.0.clear();
+            }
+
+            fn ids(&self) -> alloc::vec::Vec<$crate::ProxyId> {
+                self.0.ids()
+            }
+
+            fn ids_and_boxes(
+                &self,
+                ids: &mut alloc::vec::Vec<$crate::ProxyId>,
+                boxes: &mut alloc::vec::Vec<$crate::Aabb>,
+            ) {
+                self.0.slots.ids_and_boxes(ids, boxes);
+            }
+
+            fn query_aabb(
+                &mut self,
+                area: &$crate::Aabb,
+                out: &mut alloc::vec::Vec<$crate::ProxyId>,
+            ) -> $crate::QueryStats {
+                self.0.query_aabb(area, out)
+            }
+
+            fn query_aabbs(
+                &mut self,
+                areas: &[$crate::Aabb],
+                out: &mut alloc::vec::Vec<(usize, $crate::ProxyId)>,
+            ) -> $crate::QueryStats {
+                self.0.query_aabbs(areas, out)
+            }
+
+            fn pairs_with(
+                &mut self,
+                ids: &[$crate::ProxyId],
+                areas: &[$crate::Aabb],
+                out: &mut alloc::vec::Vec<($crate::ProxyId, $crate::ProxyId)>,
+            ) -> $crate::QueryStats {
+                self.0.pairs_with(ids, areas, out)
+            }
+
+            fn raycast(
+                &mut self,
+                ray: &$crate::Ray,
+                filter: &mut dyn FnMut($crate::ProxyId) -> bool,
+            ) -> (Option<$crate::RayHit>, $crate::QueryStats) {
+                $crate::hits::first_hit(|stats, visit| self.0.walk_ray(ray, stats, visit), filter)
+            }
+
+            fn raycast_all(
+                &mut self,
+                ray: &$crate::Ray,
+                filter: &mut dyn FnMut($crate::ProxyId) -> bool,
+                out: &mut alloc::vec::Vec<$crate::RayHit>,
+            ) -> $crate::QueryStats {
+                $crate::hits::all_hits(|stats, visit| self.0.walk_ray(ray, stats, visit), filter, out)
+            }
+
+            fn pairs(&mut self, out: &mut alloc::vec::Vec<($crate::ProxyId, $crate::ProxyId)>) -> $crate::QueryStats {
+                self.0.pairs(out, $crate::pairs::Order::Ids)
+            }
+
+            fn pairs_unsorted(
+                &mut self,
+                out: &mut alloc::vec::Vec<($crate::ProxyId, $crate::ProxyId)>,
+            ) -> $crate::QueryStats {
+                self.0.pairs(out, $crate::pairs::Order::Found)
+            }
+
+            #[cfg(feature = "parallel")]
+            fn set_threads(&mut self, threads: usize) -> core::result::Result<(), $crate::Error> {
+                self.0.threads.set(threads)
+            }
+
+            #[cfg(feature = "parallel")]
+            fn threads(&self) -> usize {
+                self.0.threads.get()
+            }
+
+            fn debug_view(&mut self, visit: &mut dyn FnMut($crate::Aabb, u32)) {
+                self.0.debug_view(visit);
+            }
+        }
+    };
+}
+
 mod build;
 mod grid;
 mod hash;

@@ -216,13 +216,7 @@ impl QueryBatch {
         };
         let first = self.sprites[*sprite].0;
         let b = p.bounds;
-        GpuDraw {
-            bounds: [b.x0, b.y0, b.x1, b.y1],
-            t0: p.t0,
-            size: p.size,
-            m: p.m,
-            mesh: [0, 0, 0, first],
-        }
+        GpuDraw { bounds: [b.x0, b.y0, b.x1, b.y1], t0: p.t0, size: p.size, m: p.m, mesh: [0, 0, 0, first] }
     }
 
     /// The objects on the query's other side: one, or a group's members.
