@@ -18,7 +18,7 @@ use lore_bitpack_audio::classic::{self, Options};
 use lore_bitpack_audio::container::{self, Encoder};
 use lore_bitpack_audio::{Audio, Effort, Settings, wav};
 
-use output::Output;
+use output::{Batch, Output};
 use progress::{Progress, When};
 use sidecar::Sidecar;
 use stream::Caps;
@@ -305,14 +305,42 @@ fn encode(inputs: &[PathBuf], out: &Option<PathBuf>, a: &EncodeArgs) -> Res<()> 
     let jobs = plan(&list, out, if classic { "bits" } else { "bpk" }, classic, Some(a.force))?;
     let total: u64 = list.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum();
     let mut bar = Progress::new(total, a.progress);
+    let mut batch = Batch::new();
+    let encoded = encode_jobs(&jobs, a, &mut batch, &mut bar);
+    // The outputs before a failure are kept, as if each had been committed when written.
+    let committed = commit(&mut batch);
+    match (encoded, committed) {
+        (Ok(()), Ok(())) => {
+            bar.done();
+            Ok(())
+        }
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(later), Err(e)) => {
+            eprintln!("bitpack: {later}");
+            Err(e)
+        }
+    }
+}
+
+/// Commits `batch`, then prints the line of each output now in place.
+fn commit(batch: &mut Batch<Option<String>>) -> Res<()> {
+    let c = batch.commit();
+    for line in c.done.into_iter().flatten() {
+        println!("{line}");
+    }
+    c.error.map_or(Ok(()), Err)
+}
+
+/// Encodes each job into `batch`, committing it whenever it is full.
+fn encode_jobs(jobs: &[Job], a: &EncodeArgs, batch: &mut Batch<Option<String>>, bar: &mut Progress) -> Res<()> {
     // One file in memory at a time; its chunks are encoded and written as they come.
-    for job in &jobs {
+    for job in jobs {
         let f = &job.input;
         let data = read(f)?;
         let info = inspect_wav(f, &data)?;
         let pcm = &data[info.data.clone()];
-        if classic {
-            encode_classic(job, &info, pcm, a)?;
+        if a.format == Format::Classic {
+            encode_classic(job, &info, pcm, a, batch)?;
         } else {
             let settings = Settings { effort: effort(a.preset), chunk_frames: a.chunk };
             let fail = |e: lore_bitpack_audio::Error| format!("{}: {e}", f.display());
@@ -335,23 +363,31 @@ fn encode(inputs: &[PathBuf], out: &Option<PathBuf>, a: &EncodeArgs) -> Res<()> 
             enc.finish(&mut bytes).map_err(fail)?;
             o.write_all(&bytes)?;
             size += bytes.len() as u64;
-            o.commit()?;
             let n = info.frames * u64::from(info.channels);
-            println!(
+            let line = format!(
                 "{} -> {}: {:.1} % of PCM, {:.2} bits/sample",
                 f.display(),
                 job.target.display(),
                 100.0 * size as f64 / (pcm.len().max(1)) as f64,
                 8.0 * size as f64 / n.max(1) as f64
             );
+            batch.push(o, Some(line))?;
         }
         bar.step((data.len() - pcm.len()) as u64);
+        if batch.is_full() {
+            commit(batch)?;
+        }
     }
-    bar.done();
     Ok(())
 }
 
-fn encode_classic(job: &Job, info: &wav::Info, pcm: &[u8], a: &EncodeArgs) -> Res<()> {
+fn encode_classic(
+    job: &Job,
+    info: &wav::Info,
+    pcm: &[u8],
+    a: &EncodeArgs,
+    batch: &mut Batch<Option<String>>,
+) -> Res<()> {
     let f = &job.input;
     if info.channels != 1 {
         return Err(format!("{}: the classic stream is mono only; nothing was written", f.display()));
@@ -369,11 +405,7 @@ fn encode_classic(job: &Job, info: &wav::Info, pcm: &[u8], a: &EncodeArgs) -> Re
         option: Some(o.flags()),
         rate: Some(info.sample_rate),
     };
-    write(&job.target, &packed.bytes, a.force)?;
-    if let Some(side) = &job.sidecar {
-        write(side, meta.to_text().as_bytes(), a.force)?;
-    }
-    println!(
+    let line = format!(
         "{} -> {}: samples={} bits={} option={} ({:.1} % of 16-bit PCM)",
         f.display(),
         job.target.display(),
@@ -382,7 +414,18 @@ fn encode_classic(job: &Job, info: &wav::Info, pcm: &[u8], a: &EncodeArgs) -> Re
         o.flags(),
         100.0 * packed.bits as f64 / (16.0 * samples.len().max(1) as f64)
     );
-    Ok(())
+    // The line is printed once the last of the job's files is in place.
+    let mut stream = Output::create(&job.target, a.force)?;
+    stream.write_all(&packed.bytes)?;
+    match &job.sidecar {
+        None => batch.push(stream, Some(line)),
+        Some(side) => {
+            batch.push(stream, None)?;
+            let mut m = Output::create(side, a.force)?;
+            m.write_all(meta.to_text().as_bytes())?;
+            batch.push(m, Some(line))
+        }
+    }
 }
 
 fn decode_classic(f: &Path, out: &Option<PathBuf>, given: Sidecar, caps: Caps, force: bool) -> Res<()> {
