@@ -183,17 +183,24 @@ struct Job {
     sidecar: Option<PathBuf>,
 }
 
-/// `p` in a form two spellings of one path share: the canonical folder and the file name.
-fn identity(p: &Path) -> PathBuf {
-    if let Ok(c) = p.canonicalize() {
+/// `p` in a form two spellings of one path share: the canonical folder and the file name (for a
+/// link, the canonical path). `folders` keeps the canonical folders found, so that a folder of
+/// many files is resolved once (each resolution reads every component of the path).
+fn identity(p: &Path, folders: &mut HashMap<PathBuf, PathBuf>) -> PathBuf {
+    // A link (or a path without a file name) resolves whole; anything else by its folder.
+    if (p.file_name().is_none() || p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()))
+        && let Ok(c) = p.canonicalize()
+    {
         return c;
     }
     let dir = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let dir = dir.canonicalize().or_else(|_| std::path::absolute(dir)).unwrap_or_else(|_| dir.to_path_buf());
-    dir.join(p.file_name().unwrap_or_default())
+    let canonical = folders.entry(dir.to_path_buf()).or_insert_with(|| {
+        dir.canonicalize().or_else(|_| std::path::absolute(dir)).unwrap_or_else(|_| dir.to_path_buf())
+    });
+    canonical.join(p.file_name().unwrap_or_default())
 }
 
 /// The targets of `inputs` (extension `ext`, with a `.meta` sidecar when asked), checked before
@@ -212,11 +219,12 @@ fn plan(inputs: &[PathBuf], out: &Option<PathBuf>, ext: &str, sidecar: bool, for
         let sidecar = sidecar.then(|| sidecar::path_for(&target));
         jobs.push(Job { input: input.clone(), target, sidecar });
     }
-    let sources: HashMap<PathBuf, &Path> = inputs.iter().map(|i| (identity(i), i.as_path())).collect();
+    let mut folders = HashMap::new();
+    let sources: HashMap<PathBuf, &Path> = inputs.iter().map(|i| (identity(i, &mut folders), i.as_path())).collect();
     let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
     for job in &jobs {
         for t in std::iter::once(&job.target).chain(&job.sidecar) {
-            let id = identity(t);
+            let id = identity(t, &mut folders);
             if let Some(first) = claimed.insert(id.clone(), &job.input) {
                 return Err(format!(
                     "{} and {} would both be written to {}; nothing was written (rename one, or send \
@@ -258,6 +266,15 @@ fn refuse_existing(jobs: &[Job]) -> Res<()> {
 
 fn read(p: &Path) -> Res<Vec<u8>> {
     std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// Reads `p` into `buf` (its old contents dropped, its memory kept for the next file).
+fn read_into(p: &Path, buf: &mut Vec<u8>) -> Res<()> {
+    use std::io::Read;
+    buf.clear();
+    let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    f.read_to_end(buf).map_err(|e| format!("{}: {e}", p.display()))?;
+    Ok(())
 }
 
 /// Writes `bytes` to `target` through a temporary file.
@@ -333,10 +350,13 @@ fn commit(batch: &mut Batch<Option<String>>) -> Res<()> {
 
 /// Encodes each job into `batch`, committing it whenever it is full.
 fn encode_jobs(jobs: &[Job], a: &EncodeArgs, batch: &mut Batch<Option<String>>, bar: &mut Progress) -> Res<()> {
-    // One file in memory at a time; its chunks are encoded and written as they come.
+    // One file in memory at a time; its chunks are encoded and written as they come. The
+    // buffers are kept from file to file.
+    let mut data = Vec::new();
+    let mut samples = Vec::new();
     for job in jobs {
         let f = &job.input;
-        let data = read(f)?;
+        read_into(f, &mut data)?;
         let info = inspect_wav(f, &data)?;
         let pcm = &data[info.data.clone()];
         if a.format == Format::Classic {
@@ -350,7 +370,6 @@ fn encode_jobs(jobs: &[Job], a: &EncodeArgs, batch: &mut Batch<Option<String>>, 
             let bytes_per = usize::from(info.bits / 8);
             let piece = (a.chunk as usize * usize::from(info.channels) * bytes_per).max(1);
             let mut size = 0u64;
-            let mut samples = Vec::new();
             for part in pcm.chunks(piece) {
                 samples.clear();
                 wav::get_samples(part, info.bits, &mut samples);

@@ -109,7 +109,7 @@ impl<S: Sink> Output<S> {
         if existed && !force {
             return Err(exists_message(target));
         }
-        if target.is_dir() {
+        if existed && target.is_dir() {
             return Err(format!("{} is a folder; nothing was written", target.display()));
         }
         let name = target.file_name().ok_or_else(|| format!("{}: not a file name", target.display()))?;

@@ -85,6 +85,22 @@ fn two_inputs_onto_one_output_are_refused_before_anything_is_written() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A target that is a link to an input is the input: refused, even with --force.
+#[test]
+#[cfg(unix)]
+fn a_target_linked_to_an_input_is_refused() {
+    let dir = scratch("safety-link");
+    let w = dir.join("tone.wav");
+    std::fs::write(&w, wav::write(&tone(3000)).unwrap()).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&w, out.join("tone.bpk")).unwrap();
+    let (ok, _, err) = bitpack(&["encode", path(&w), "-o", path(&out), "--force"]);
+    assert!(!ok && err.contains("would be written over the input"), "{err}");
+    assert_eq!(wav::read(&std::fs::read(&w).unwrap()).unwrap(), tone(3000));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_read_only_folder_fails_cleanly_and_keeps_the_original() {
     let dir = scratch("safety-read-only");
