@@ -9,8 +9,8 @@
 //! kernel's delayed allocation and writeback included), which for a folder of small samples is
 //! more CPU time than encoding them. So where one `syncfs` makes them durable (Linux 5.8 or later
 //! on ext4, XFS or Btrfs) a folder's outputs share one: the kernel's flusher writes them, with one
-//! device flush. Elsewhere each output's writeback is started as soon as it is complete and each
-//! is synced at the commit.
+//! device flush. Elsewhere each output is synced by itself at the commit (on Linux, its
+//! writeback is started as soon as it is complete).
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
