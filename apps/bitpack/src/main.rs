@@ -18,7 +18,7 @@ use lore_bitpack_audio::classic::{self, Options};
 use lore_bitpack_audio::container::{self, Encoder};
 use lore_bitpack_audio::{Audio, Effort, Settings, wav};
 
-use output::Output;
+use output::{Batch, Output};
 use progress::{Progress, When};
 use sidecar::Sidecar;
 use stream::Caps;
@@ -183,17 +183,24 @@ struct Job {
     sidecar: Option<PathBuf>,
 }
 
-/// `p` in a form two spellings of one path share: the canonical folder and the file name.
-fn identity(p: &Path) -> PathBuf {
-    if let Ok(c) = p.canonicalize() {
+/// `p` in a form two spellings of one path share: the canonical folder and the file name (for a
+/// link, the canonical path). `folders` keeps the canonical folders found, so that a folder of
+/// many files is resolved once (each resolution reads every component of the path).
+fn identity(p: &Path, folders: &mut HashMap<PathBuf, PathBuf>) -> PathBuf {
+    // A link (or a path without a file name) resolves whole; anything else by its folder.
+    if (p.file_name().is_none() || p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()))
+        && let Ok(c) = p.canonicalize()
+    {
         return c;
     }
     let dir = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let dir = dir.canonicalize().or_else(|_| std::path::absolute(dir)).unwrap_or_else(|_| dir.to_path_buf());
-    dir.join(p.file_name().unwrap_or_default())
+    let canonical = folders.entry(dir.to_path_buf()).or_insert_with(|| {
+        dir.canonicalize().or_else(|_| std::path::absolute(dir)).unwrap_or_else(|_| dir.to_path_buf())
+    });
+    canonical.join(p.file_name().unwrap_or_default())
 }
 
 /// The targets of `inputs` (extension `ext`, with a `.meta` sidecar when asked), checked before
@@ -212,11 +219,12 @@ fn plan(inputs: &[PathBuf], out: &Option<PathBuf>, ext: &str, sidecar: bool, for
         let sidecar = sidecar.then(|| sidecar::path_for(&target));
         jobs.push(Job { input: input.clone(), target, sidecar });
     }
-    let sources: HashMap<PathBuf, &Path> = inputs.iter().map(|i| (identity(i), i.as_path())).collect();
+    let mut folders = HashMap::new();
+    let sources: HashMap<PathBuf, &Path> = inputs.iter().map(|i| (identity(i, &mut folders), i.as_path())).collect();
     let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
     for job in &jobs {
         for t in std::iter::once(&job.target).chain(&job.sidecar) {
-            let id = identity(t);
+            let id = identity(t, &mut folders);
             if let Some(first) = claimed.insert(id.clone(), &job.input) {
                 return Err(format!(
                     "{} and {} would both be written to {}; nothing was written (rename one, or send \
@@ -258,6 +266,15 @@ fn refuse_existing(jobs: &[Job]) -> Res<()> {
 
 fn read(p: &Path) -> Res<Vec<u8>> {
     std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// Reads `p` into `buf` (its old contents dropped, its memory kept for the next file).
+fn read_into(p: &Path, buf: &mut Vec<u8>) -> Res<()> {
+    use std::io::Read;
+    buf.clear();
+    let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    f.read_to_end(buf).map_err(|e| format!("{}: {e}", p.display()))?;
+    Ok(())
 }
 
 /// Writes `bytes` to `target` through a temporary file.
@@ -305,14 +322,45 @@ fn encode(inputs: &[PathBuf], out: &Option<PathBuf>, a: &EncodeArgs) -> Res<()> 
     let jobs = plan(&list, out, if classic { "bits" } else { "bpk" }, classic, Some(a.force))?;
     let total: u64 = list.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum();
     let mut bar = Progress::new(total, a.progress);
-    // One file in memory at a time; its chunks are encoded and written as they come.
-    for job in &jobs {
+    let mut batch = Batch::new();
+    let encoded = encode_jobs(&jobs, a, &mut batch, &mut bar);
+    // The outputs before a failure are kept, as if each had been committed when written.
+    let committed = commit(&mut batch);
+    match (encoded, committed) {
+        (Ok(()), Ok(())) => {
+            bar.done();
+            Ok(())
+        }
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(later), Err(e)) => {
+            eprintln!("bitpack: {later}");
+            Err(e)
+        }
+    }
+}
+
+/// Commits `batch`, then prints the line of each output now in place.
+fn commit(batch: &mut Batch<Option<String>>) -> Res<()> {
+    let c = batch.commit();
+    for line in c.done.into_iter().flatten() {
+        println!("{line}");
+    }
+    c.error.map_or(Ok(()), Err)
+}
+
+/// Encodes each job into `batch`, committing it whenever it is full.
+fn encode_jobs(jobs: &[Job], a: &EncodeArgs, batch: &mut Batch<Option<String>>, bar: &mut Progress) -> Res<()> {
+    // One file in memory at a time; its chunks are encoded and written as they come. The
+    // buffers are kept from file to file.
+    let mut data = Vec::new();
+    let mut samples = Vec::new();
+    for job in jobs {
         let f = &job.input;
-        let data = read(f)?;
+        read_into(f, &mut data)?;
         let info = inspect_wav(f, &data)?;
         let pcm = &data[info.data.clone()];
-        if classic {
-            encode_classic(job, &info, pcm, a)?;
+        if a.format == Format::Classic {
+            encode_classic(job, &info, pcm, a, batch)?;
         } else {
             let settings = Settings { effort: effort(a.preset), chunk_frames: a.chunk };
             let fail = |e: lore_bitpack_audio::Error| format!("{}: {e}", f.display());
@@ -322,7 +370,6 @@ fn encode(inputs: &[PathBuf], out: &Option<PathBuf>, a: &EncodeArgs) -> Res<()> 
             let bytes_per = usize::from(info.bits / 8);
             let piece = (a.chunk as usize * usize::from(info.channels) * bytes_per).max(1);
             let mut size = 0u64;
-            let mut samples = Vec::new();
             for part in pcm.chunks(piece) {
                 samples.clear();
                 wav::get_samples(part, info.bits, &mut samples);
@@ -335,23 +382,31 @@ fn encode(inputs: &[PathBuf], out: &Option<PathBuf>, a: &EncodeArgs) -> Res<()> 
             enc.finish(&mut bytes).map_err(fail)?;
             o.write_all(&bytes)?;
             size += bytes.len() as u64;
-            o.commit()?;
             let n = info.frames * u64::from(info.channels);
-            println!(
+            let line = format!(
                 "{} -> {}: {:.1} % of PCM, {:.2} bits/sample",
                 f.display(),
                 job.target.display(),
                 100.0 * size as f64 / (pcm.len().max(1)) as f64,
                 8.0 * size as f64 / n.max(1) as f64
             );
+            batch.push(o, Some(line))?;
         }
         bar.step((data.len() - pcm.len()) as u64);
+        if batch.is_full() {
+            commit(batch)?;
+        }
     }
-    bar.done();
     Ok(())
 }
 
-fn encode_classic(job: &Job, info: &wav::Info, pcm: &[u8], a: &EncodeArgs) -> Res<()> {
+fn encode_classic(
+    job: &Job,
+    info: &wav::Info,
+    pcm: &[u8],
+    a: &EncodeArgs,
+    batch: &mut Batch<Option<String>>,
+) -> Res<()> {
     let f = &job.input;
     if info.channels != 1 {
         return Err(format!("{}: the classic stream is mono only; nothing was written", f.display()));
@@ -369,11 +424,7 @@ fn encode_classic(job: &Job, info: &wav::Info, pcm: &[u8], a: &EncodeArgs) -> Re
         option: Some(o.flags()),
         rate: Some(info.sample_rate),
     };
-    write(&job.target, &packed.bytes, a.force)?;
-    if let Some(side) = &job.sidecar {
-        write(side, meta.to_text().as_bytes(), a.force)?;
-    }
-    println!(
+    let line = format!(
         "{} -> {}: samples={} bits={} option={} ({:.1} % of 16-bit PCM)",
         f.display(),
         job.target.display(),
@@ -382,7 +433,18 @@ fn encode_classic(job: &Job, info: &wav::Info, pcm: &[u8], a: &EncodeArgs) -> Re
         o.flags(),
         100.0 * packed.bits as f64 / (16.0 * samples.len().max(1) as f64)
     );
-    Ok(())
+    // The line is printed once the last of the job's files is in place.
+    let mut stream = Output::create(&job.target, a.force)?;
+    stream.write_all(&packed.bytes)?;
+    match &job.sidecar {
+        None => batch.push(stream, Some(line)),
+        Some(side) => {
+            batch.push(stream, None)?;
+            let mut m = Output::create(side, a.force)?;
+            m.write_all(meta.to_text().as_bytes())?;
+            batch.push(m, Some(line))
+        }
+    }
 }
 
 fn decode_classic(f: &Path, out: &Option<PathBuf>, given: Sidecar, caps: Caps, force: bool) -> Res<()> {

@@ -85,6 +85,22 @@ fn two_inputs_onto_one_output_are_refused_before_anything_is_written() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A target that is a link to an input is the input: refused, even with --force.
+#[test]
+#[cfg(unix)]
+fn a_target_linked_to_an_input_is_refused() {
+    let dir = scratch("safety-link");
+    let w = dir.join("tone.wav");
+    std::fs::write(&w, wav::write(&tone(3000)).unwrap()).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&w, out.join("tone.bpk")).unwrap();
+    let (ok, _, err) = bitpack(&["encode", path(&w), "-o", path(&out), "--force"]);
+    assert!(!ok && err.contains("would be written over the input"), "{err}");
+    assert_eq!(wav::read(&std::fs::read(&w).unwrap()).unwrap(), tone(3000));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_read_only_folder_fails_cleanly_and_keeps_the_original() {
     let dir = scratch("safety-read-only");
@@ -151,6 +167,38 @@ fn a_full_disk_leaves_the_original_whole() {
     assert!(!ok2 && err2.contains("the original file is untouched"), "{err2}");
     assert_eq!(kept2, b"also precious");
     assert_eq!(left2, ["noise.bpk", "noise.wav"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A folder encode fills the 64 KiB tmpfs at its second file: the first, still waiting in its
+/// batch, is committed whole; the second and third leave no file and no temporary file.
+#[test]
+#[ignore = "mounts a tmpfs: run as root with --ignored"]
+fn a_full_disk_in_the_middle_of_a_folder_keeps_what_came_before() {
+    assert!(is_root(), "this test mounts a 64 KiB tmpfs and needs root");
+    let dir = scratch("safety-full-batch");
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let noise: Vec<i16> = (0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 16) as i16).collect();
+    let loud = Audio { sample_rate: 44100, channels: 1, bits: 16, samples: noise };
+    std::fs::write(src.join("a.wav"), wav::write(&tone(5000)).unwrap()).unwrap();
+    std::fs::write(src.join("b.wav"), wav::write(&loud).unwrap()).unwrap();
+    std::fs::write(src.join("c.wav"), wav::write(&tone(3000)).unwrap()).unwrap();
+    let small = dir.join("small");
+    std::fs::create_dir_all(&small).unwrap();
+    mount_tmpfs(&small, "size=64k");
+    std::fs::write(small.join("c.bpk"), b"precious").unwrap();
+    let (ok, out, err) = bitpack(&["encode", path(&src), "-o", path(&small), "--force"]);
+    let a = std::fs::read(small.join("a.bpk"));
+    let c = std::fs::read(small.join("c.bpk")).unwrap();
+    let left = names(&small);
+    unmount(&small);
+    assert!(!ok && err.contains("b.bpk") && err.contains("No space left on device"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(container::decode(&a.unwrap()).unwrap(), tone(5000));
+    assert!(out.contains("a.wav -> ") && !out.contains("b.wav -> "), "{out}");
+    assert_eq!(c, b"precious");
+    assert_eq!(left, ["a.bpk", "c.bpk"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
