@@ -31,6 +31,22 @@ pub(super) fn bin_of_size(size: usize) -> usize {
     }
 }
 
+/// [`bin_of_size`] for a block (a size from 16 to `u32::MAX`) without a branch on which
+/// side of [`LINEAR_END`] it lies: both formulas are worked out and one is picked by a
+/// conditional move. For the blocks listed on frees and splits, whose side is a coin toss
+/// on mixed workloads (the branch went the wrong way one time in six to eight); the
+/// searches, whose requests are mostly small, keep the branch.
+#[inline(always)]
+pub(super) fn bin_of_block(size: usize) -> usize {
+    debug_assert!((16..=u32::MAX as usize).contains(&size));
+    let above = if FLOAT_CLASSES {
+        (((size as i64 as f64).to_bits() >> 49) as usize).wrapping_sub(1023 * 8 + 16)
+    } else {
+        bin_of_size_int(size)
+    };
+    core::hint::select_unpredictable(size < LINEAR_END, size / 16, above)
+}
+
 /// Whether [`bin_of_size`] converts to `f64`: on targets where that is one instruction.
 const FLOAT_CLASSES: bool = cfg!(any(
     target_arch = "x86_64",
@@ -85,7 +101,7 @@ impl Heap<'_> {
     /// one list otherwise.
     #[inline(always)]
     pub(super) fn bin<const GF: bool>(size: usize) -> usize {
-        if GF { bin_of_size(size) } else { 0 }
+        if GF { bin_of_block(size) } else { 0 }
     }
 
     /// Marks `off..off+size` free and pushes it on its list. Its left neighbour is used (free
