@@ -155,15 +155,17 @@ impl Heap<'_> {
         if GF {
             // (The list policies leave the bitmap empty: good fit's inlined search then finds
             // nothing and hands their requests to their own code.)
-            self.bitmap[bin / 64 % (BINS / 64)] |= 1 << (bin % 64);
+            // SAFETY: `bin` is below `BINS`, as above.
+            *unsafe { self.bitmap.get_unchecked_mut(bin / 64) } |= 1 << (bin % 64);
         }
     }
 
     /// Clears class `bin`'s bit in the bitmap of non-empty lists when `empty` (its list has
-    /// just become empty), without a branch.
+    /// just become empty), without a branch. (The bit is set, since a block was just taken
+    /// off the list: an xor clears it.)
     #[inline(always)]
     fn mark_empty_if(&mut self, bin: usize, empty: bool) {
-        self.bitmap[bin / 64 % (BINS / 64)] &= !(u64::from(empty) << (bin % 64));
+        self.bitmap[bin / 64 % (BINS / 64)] ^= u64::from(empty) << (bin % 64);
     }
 
     /// Takes the head block `off` off the list of class `bin` (good fit: the class is known
