@@ -31,6 +31,22 @@ pub(super) fn bin_of_size(size: usize) -> usize {
     }
 }
 
+/// [`bin_of_size`] for a block (a size from 16 to `u32::MAX`) without a branch on which
+/// side of [`LINEAR_END`] it lies: both formulas are worked out and one is picked by a
+/// conditional move. For the blocks listed on frees and splits, whose side is a coin toss
+/// on mixed workloads (the branch went the wrong way one time in six to eight); the
+/// searches, whose requests are mostly small, keep the branch.
+#[inline(always)]
+pub(super) fn bin_of_block(size: usize) -> usize {
+    debug_assert!((16..=u32::MAX as usize).contains(&size));
+    let above = if FLOAT_CLASSES {
+        (((size as i64 as f64).to_bits() >> 49) as usize).wrapping_sub(1023 * 8 + 16)
+    } else {
+        bin_of_size_int(size)
+    };
+    core::hint::select_unpredictable(size < LINEAR_END, size / 16, above)
+}
+
 /// Whether [`bin_of_size`] converts to `f64`: on targets where that is one instruction.
 const FLOAT_CLASSES: bool = cfg!(any(
     target_arch = "x86_64",
@@ -75,20 +91,6 @@ impl Heap<'_> {
         }
     }
 
-    /// Sets the next link of the free block with link `l`.
-    #[inline]
-    pub(super) fn set_next(&mut self, l: u32, next: u32) {
-        // SAFETY: `l` is a free block's payload, which starts with its two links.
-        unsafe { self.base.as_ptr().add(l as usize).cast::<u32>().write(next) };
-    }
-
-    /// Sets the previous link of the free block with link `l`.
-    #[inline]
-    pub(super) fn set_prev(&mut self, l: u32, prev: u32) {
-        // SAFETY: as above.
-        unsafe { self.base.as_ptr().add(l as usize).cast::<u32>().add(1).write(prev) };
-    }
-
     /// The free list of a block of `size` bytes under the heap's policy (for the checks; the
     /// hot paths use [`Heap::bin`], resolved at compile time).
     pub(super) fn bin_for(&self, size: usize) -> usize {
@@ -99,7 +101,7 @@ impl Heap<'_> {
     /// one list otherwise.
     #[inline(always)]
     pub(super) fn bin<const GF: bool>(size: usize) -> usize {
-        if GF { bin_of_size(size) } else { 0 }
+        if GF { bin_of_block(size) } else { 0 }
     }
 
     /// Marks `off..off+size` free and pushes it on its list. Its left neighbour is used (free
@@ -119,7 +121,19 @@ impl Heap<'_> {
         self.list_free_in::<GF>(off, Self::bin::<GF>(size));
     }
 
-    /// [`Heap::list_free`] for a block whose class (list) is worked out already.
+    /// Where the previous link of the free block with link `l` is, or [`Heap::spill`] for
+    /// [`NONE`]: a conditional move, not a branch.
+    #[inline(always)]
+    fn prev_slot(&mut self, l: u32) -> *mut u32 {
+        let spill = &raw mut self.spill;
+        // (`wrapping_add`: for `NONE` the address is worked out but not used.)
+        let slot = self.base.as_ptr().wrapping_add(l as usize + 4).cast::<u32>();
+        core::hint::select_unpredictable(l != NONE, slot, spill)
+    }
+
+    /// [`Heap::list_free`] for a block whose class (list) is worked out already. Takes no
+    /// branch: the old head's previous link is written through [`Heap::prev_slot`], and the
+    /// class's bit is set whether or not it was.
     #[inline(always)]
     pub(super) fn list_free_in<const GF: bool>(&mut self, off: usize, bin: usize) {
         // SAFETY: a block is at most `u32::MAX` bytes, whose class is below `BINS` (see
@@ -130,59 +144,59 @@ impl Heap<'_> {
         let o = link(off);
         *slot = o;
         // SAFETY: `off` starts a block of `size` bytes inside the area (at least `MIN_BLOCK`):
-        // its links and list number are rewritten; `head`, when there is one, is a free block.
+        // its links and list number are rewritten; `head`'s slot is a free block's previous
+        // link or the spill.
         unsafe {
             let p = self.base.as_ptr().add(off).cast::<u32>();
             p.add(2).cast::<[u32; 2]>().write([head, NONE]);
             p.add(4).write(bin as u32);
+            self.prev_slot(head).write(o);
         }
-        if head != NONE {
-            self.set_prev(head, o);
-        } else if GF {
-            // The list was empty: its class is not in the bitmap yet. (The list policies
-            // leave the bitmap empty: good fit's inlined search then finds nothing and hands
-            // their requests to their own code.)
-            self.bitmap[bin / 64 % (BINS / 64)] |= 1 << (bin % 64);
+        if GF {
+            // (The list policies leave the bitmap empty: good fit's inlined search then finds
+            // nothing and hands their requests to their own code.)
+            // SAFETY: `bin` is below `BINS`, as above.
+            *unsafe { self.bitmap.get_unchecked_mut(bin / 64) } |= 1 << (bin % 64);
         }
     }
 
-    /// Clears class `bin`'s bit in the bitmap of non-empty lists: its list has just become
-    /// empty.
+    /// Clears class `bin`'s bit in the bitmap of non-empty lists when `empty` (its list has
+    /// just become empty), without a branch. (The bit is set, since a block was just taken
+    /// off the list: an xor clears it.)
     #[inline(always)]
-    fn mark_empty(&mut self, bin: usize) {
-        self.bitmap[bin / 64] &= !(1 << (bin % 64));
+    fn mark_empty_if(&mut self, bin: usize, empty: bool) {
+        self.bitmap[bin / 64 % (BINS / 64)] ^= u64::from(empty) << (bin % 64);
     }
 
     /// Takes the head block `off` off the list of class `bin` (good fit: the class is known
-    /// and the block has no predecessor).
+    /// and the block has no predecessor). Takes no branch.
     #[inline(always)]
     pub(super) fn pop_head(&mut self, off: usize, bin: usize) {
         let bin = bin % BINS;
         let next = self.links(off).0;
         self.heads[bin] = next;
-        if next == NONE {
-            self.mark_empty(bin);
-        } else {
-            self.set_prev(next, NONE);
-        }
+        // SAFETY: `next`'s slot is a free block's previous link or the spill.
+        unsafe { self.prev_slot(next).write(NONE) };
+        self.mark_empty_if(bin, next == NONE);
     }
 
     /// Unlinks the free block at `off` from its list (whose number [`Heap::insert_free`]
-    /// left in the header, so the size class is not worked out again).
+    /// left in the header, so the size class is not worked out again). Under good fit it
+    /// takes no branch: the two links are written through conditionally moved addresses.
     #[inline(always)]
     pub(super) fn remove_free<const GF: bool>(&mut self, off: usize) {
         let bin = if GF { self.stored_bin(off) % BINS } else { 0 };
         let (next, prev) = self.links(off);
-        if prev == NONE {
-            self.heads[bin] = next;
-            if GF && next == NONE {
-                self.mark_empty(bin);
-            }
-        } else {
-            self.set_next(prev, next);
+        let head = &raw mut self.heads[bin];
+        let prev_next = self.base.as_ptr().wrapping_add(prev as usize).cast::<u32>();
+        // SAFETY: the slot that links to `off` is its predecessor's next link, or the list
+        // head when it has none; `next`'s slot is a free block's previous link or the spill.
+        unsafe {
+            core::hint::select_unpredictable(prev == NONE, head, prev_next).write(next);
+            self.prev_slot(next).write(prev);
         }
-        if next != NONE {
-            self.set_prev(next, prev);
+        if GF {
+            self.mark_empty_if(bin, (prev | next) == NONE);
         }
         if !GF && self.rover == link(off) {
             self.rover = next;

@@ -80,6 +80,11 @@ pub struct Heap<'a> {
     pub(super) bitmap: [u64; BINS / 64],
     /// Where next fit's search starts, as a [`link`].
     pub(super) rover: u32,
+    /// Takes the writes to a missing list neighbour (the previous link of the block after
+    /// the last one, say), so that the list updates write without testing for one: a
+    /// branch on whether a list is empty is a coin toss that the processor keeps losing.
+    /// Never read.
+    pub(super) spill: u32,
     /// Live allocations. (The bytes they hold are the capacity less the free blocks, which
     /// [`Heap::stats`](super::HeapStats) adds up: no counter on the hot paths.)
     pub(super) used_blocks: usize,
@@ -122,6 +127,7 @@ impl<'a> Heap<'a> {
             heads: [NONE; BINS],
             bitmap: [0; BINS / 64],
             rover: NONE,
+            spill: 0,
             used_blocks: 0,
             _region: PhantomData,
         }

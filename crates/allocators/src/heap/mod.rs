@@ -36,7 +36,6 @@ use core::alloc::Layout;
 use core::ptr::{self, NonNull};
 
 use crate::error::{Error, Result};
-use bins::{LINEAR_END, bin_of_size};
 use block::{BINS, DEAD_TAG, FLAGS, FREE_TAG, HEADER, Hdr, MIN_BLOCK, PREV_FREE, USED_TAG};
 
 pub use block::Heap;
@@ -177,28 +176,13 @@ impl Heap<'_> {
         self.free_tail::<GF>(off + need, rest, payload)
     }
 
-    /// [`Heap::bin`] for a block that is most likely below [`LINEAR_END`] (a freed block
-    /// without free neighbours, a split-off tail): the other class formula is kept off the
-    /// straight path.
-    #[inline(always)]
-    pub(super) fn mostly_small_bin<const GF: bool>(size: usize) -> usize {
-        if !GF {
-            0
-        } else if size < LINEAR_END {
-            size / 16
-        } else {
-            core::hint::cold_path();
-            bin_of_size(size)
-        }
-    }
-
     /// Lists the tail `off..off+size` split off a block taken from a free list (so the header
     /// after it is marked as following a free block already), and returns `payload`.
     #[inline(always)]
     pub(super) fn free_tail<const GF: bool>(&mut self, off: usize, size: usize, payload: NonNull<u8>) -> NonNull<u8> {
         // SAFETY: `off` is a block header inside the area.
         unsafe { self.base.as_ptr().add(off).cast::<[u32; 2]>().write([size as u32, FREE_TAG ^ off as u32]) };
-        self.list_free_in::<GF>(off, Self::mostly_small_bin::<GF>(size));
+        self.list_free::<GF>(off, size);
         self.set_footer(off, size);
         // SAFETY: the tail's extent.
         unsafe { self.poison_free(off, size) };
@@ -410,10 +394,10 @@ impl Heap<'_> {
     #[inline(always)]
     pub(super) fn free_in<const GF: bool>(&mut self, ptr: NonNull<u8>) -> bool {
         let Some((off, word)) = self.used_block(ptr) else { return false };
+        self.used_blocks -= 1;
         // (The sentinel after the last block is marked used.)
         let next = off + (word & !FLAGS) as usize;
         let next_free = self.is_free(next);
-        self.used_blocks -= 1;
         if next_free || word & PREV_FREE != 0 {
             // SAFETY: checked just above.
             unsafe { self.free_at::<GF>(off, word, next_free) };
@@ -423,7 +407,7 @@ impl Heap<'_> {
         // word has no flag set).
         let size = next - off;
         self.flip_tag(off, USED_TAG ^ FREE_TAG);
-        self.list_free_in::<GF>(off, Self::mostly_small_bin::<GF>(size));
+        self.list_free::<GF>(off, size);
         self.set_footer(off, size);
         self.set_prev_free(next);
         // SAFETY: the block's extent.

@@ -1,4 +1,4 @@
-use super::bins::{bin_at_least, bin_of_size, bin_of_size_int};
+use super::bins::{bin_at_least, bin_of_block, bin_of_size, bin_of_size_int};
 use super::block::BINS;
 use super::*;
 use alloc::vec;
@@ -31,6 +31,7 @@ fn size_classes_are_tlsf_classes() {
             assert_eq!(bin_of_size(size), bin_of_size_int(size), "float and integer class of {size}");
         }
         assert!(bin_of_size(size) < BINS, "class of {size}");
+        assert_eq!(bin_of_block(size), bin_of_size(size), "branch-free class of {size}");
         // The same partition as the plain one, in the same order, without gaps above 16.
         let (a, b) = (size, size + 16);
         if reference_class(a) == reference_class(b) {
