@@ -13,6 +13,11 @@
 #[cfg(feature = "parallel")]
 use crate::error::Error;
 
+/// How many parts per thread a pass of parts of about equal work is cut into: each thread
+/// takes the next part not yet taken, so one that starts late (a helper waking up) or is
+/// held up (the core taken by another process) leaves the rest of its share to the others.
+pub(crate) const PARTS_PER_THREAD: usize = 4;
+
 /// How many threads an index's `pairs` may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Threads(usize);
