@@ -155,9 +155,10 @@ mod pool {
     /// How many times a helper that has just finished a pass checks for the next one before it
     /// sleeps (a pass usually follows another within microseconds: the parts of one `pairs`).
     const HELPER_SPIN: u32 = 1 << 14;
-    /// How many times the calling thread checks that its helpers are done before it sleeps
-    /// (they usually finish with it: every thread takes parts until none is left).
-    const CALLER_SPIN: u32 = 1 << 10;
+    /// How many times the calling thread checks that its helpers are done before it sleeps:
+    /// as long as a helper spins (the calling thread is held in the pass anyway, and a helper
+    /// finishing its last part, a small share of the pass, is then met without a wake-up).
+    const CALLER_SPIN: u32 = HELPER_SPIN;
 
     /// One split pass: a closure over part indices, with its lifetime erased (see `run`).
     struct Job {
