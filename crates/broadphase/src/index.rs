@@ -193,7 +193,9 @@ pub trait SpatialIndex: core::fmt::Debug {
     /// hundred boxes cost what they cost on one. Brute force, queries and rays use one thread.
     ///
     /// The threads other than the caller's come from a pool kept for the process: started by
-    /// the first pass that needs them, asleep between passes.
+    /// the first pass that needs them; between passes each spins a short while (about 16k
+    /// spin-loop hints, some 0.4 ms on a 2.6 GHz core), so the passes of one call follow
+    /// each other without a wake-up, then sleeps.
     ///
     /// # Errors
     /// [`Error::BadConfig`] for 0.

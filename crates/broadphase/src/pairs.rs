@@ -11,7 +11,7 @@
 //! passes at 1k slots and three at 10k and 100k.
 
 use crate::id::ProxyId;
-use crate::par::{self, Threads};
+use crate::par::{self, PARTS_PER_THREAD, Threads};
 use crate::slots::Slots;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
@@ -368,7 +368,7 @@ impl PairSort {
                 range.push(here);
             }
         }
-        par::run(&mut offsets, |(counts, scratch, base)| slot_offsets(counts, scratch, *base as u32));
+        par::run_on(threads, &mut offsets, |(counts, scratch, base)| slot_offsets(counts, scratch, *base as u32));
         drop(offsets);
         // 2. Each part's keys to their places.
         let sorted = &mut self.buffers[0];
@@ -380,17 +380,18 @@ impl PairSort {
         par::run(parts, |part| part.scatter_keys(bits, &target));
         // 3. Stretches of about equal length, cut between first slots: runs sorted, pairs written.
         let sorted = &mut sorted[..n];
-        let mut cuts = Vec::with_capacity(threads + 1);
+        let stretches = threads * PARTS_PER_THREAD;
+        let mut cuts = Vec::with_capacity(stretches + 1);
         cuts.push(0);
-        for t in 1..threads {
-            let mut at = (n * t / threads).max(cuts[cuts.len() - 1]);
+        for t in 1..stretches {
+            let mut at = (n * t / stretches).max(cuts[cuts.len() - 1]);
             while at > 0 && at < n && sorted[at] >> bits == sorted[at - 1] >> bits {
                 at += 1;
             }
             cuts.push(at);
         }
         cuts.push(n);
-        let mut jobs = Vec::with_capacity(threads);
+        let mut jobs = Vec::with_capacity(stretches);
         let (mut keys, mut pairs) = (&mut sorted[..], &mut out[..]);
         for w in cuts.windows(2) {
             let (k, k_rest) = core::mem::take(&mut keys).split_at_mut(w[1] - w[0]);
@@ -398,7 +399,7 @@ impl PairSort {
             (keys, pairs) = (k_rest, p_rest);
             jobs.push((k, p));
         }
-        par::run(&mut jobs, |(keys, pairs)| {
+        par::run_on(threads, &mut jobs, |(keys, pairs)| {
             sort_runs(keys, bits);
             write_pairs(keys, pairs, pair);
         });

@@ -3,15 +3,20 @@
 //!
 //! With the `parallel` feature a pass cut into several parts runs them on the calling thread
 //! and on helper threads of a pool kept for the whole process (started by the first split
-//! pass that needs them, then asleep between passes): every thread takes the next part not
-//! yet taken until none is left, so a pass may have more parts than threads and a late or
-//! busy thread only takes fewer. Without the feature, or with one thread, the parts run in
+//! pass that needs them; between passes they spin briefly, then sleep): every thread takes
+//! the next part not yet taken until none is left, so a pass may have more parts than threads
+//! and a late or busy thread only takes fewer. Without the feature, or with one thread, the parts run in
 //! turn on the calling thread. Each part writes only its own buffers, and the caller joins
 //! them in part order, so the result is the same as one thread's, to the order of
 //! `pairs_unsorted`, whichever thread ran which part.
 
 #[cfg(feature = "parallel")]
 use crate::error::Error;
+
+/// How many parts per thread a pass of parts of about equal work is cut into: each thread
+/// takes the next part not yet taken, so one that starts late (a helper waking up) or is
+/// held up (the core taken by another process) leaves the rest of its share to the others.
+pub(crate) const PARTS_PER_THREAD: usize = 4;
 
 /// How many threads an index's `pairs` may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,9 +137,16 @@ unsafe impl<P: Send> Send for PartsPtr<P> {}
 unsafe impl<P: Send> Sync for PartsPtr<P> {}
 
 /// The process's helper threads and the one pass they may be working on.
+///
+/// A pass is published and joined with atomics only: the calling thread stores the job and
+/// how many helpers may join it, then bumps the epoch; a helper that sees the epoch move
+/// (while it spins after its last pass) claims a place and works. The lock and the condition
+/// variables are only for sleeping: a helper that has spun long enough sleeps, and the calling
+/// thread wakes helpers only when some sleep; the calling thread sleeps at the end of a pass
+/// only when its helpers take long to finish, and a helper wakes it only then.
 #[cfg(feature = "parallel")]
 mod pool {
-    use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
     use std::any::Any;
     use std::boxed::Box;
     use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -143,18 +155,19 @@ mod pool {
     /// How many times a helper that has just finished a pass checks for the next one before it
     /// sleeps (a pass usually follows another within microseconds: the parts of one `pairs`).
     const HELPER_SPIN: u32 = 1 << 14;
-    /// How many times the calling thread checks that its helpers are done before it sleeps
-    /// (they usually finish with it: every thread takes parts until none is left).
-    const CALLER_SPIN: u32 = 1 << 8;
+    /// How many times the calling thread checks that its helpers are done before it sleeps:
+    /// as long as a helper spins (the calling thread is held in the pass anyway, and a helper
+    /// finishing its last part, a small share of the pass, is then met without a wake-up).
+    const CALLER_SPIN: u32 = HELPER_SPIN;
 
     /// One split pass: a closure over part indices, with its lifetime erased (see `run`).
     struct Job {
         task: *const (dyn Fn(usize) + Sync + 'static),
         parts: usize,
+        /// The pass's epoch (a helper joins each pass once).
+        epoch: u64,
         /// The next part index to take.
         next: AtomicUsize,
-        /// Helpers inside `work` (the job outlives every one of them).
-        active: AtomicUsize,
         /// The first panic a helper caught, raised again by the calling thread.
         panic: Mutex<Option<Box<dyn Any + Send>>>,
     }
@@ -172,50 +185,84 @@ mod pool {
                     return;
                 }
                 // SAFETY: `task` points to the closure `run` keeps alive until every thread
-                // has left this job (the calling thread waits for `active` to drop to 0).
+                // has left this job (the calling thread waits for `Pool::inside` to drop to 0).
                 unsafe { (*self.task)(i) };
             }
         }
     }
 
-    /// What the calling thread and the helpers share, under the pool's lock.
-    struct Shared {
-        /// The pass being worked on (null when none).
-        job: *const Job,
-        /// Bumped for every pass, so a helper joins each pass once.
-        epoch: u64,
-        /// How many more helpers may join the pass.
-        wanted: usize,
-        /// Helper threads started.
-        helpers: usize,
-    }
-
-    // SAFETY: `job` is only read under the lock, and only while the pass it points to is
-    // running (the calling thread clears it before the job goes out of scope).
-    unsafe impl Send for Shared {}
-
     struct Pool {
-        shared: Mutex<Shared>,
-        /// Helpers wait here for a pass.
-        wake: Condvar,
-        /// The calling thread waits here for its helpers to leave the pass.
-        done: Condvar,
-        /// `Shared::epoch`, readable without the lock (helpers check it while spinning).
+        /// Whether a pass holds the pool (another pass then runs on scoped threads).
+        busy: AtomicBool,
+        /// The pass being worked on (null when none).
+        job: AtomicPtr<Job>,
+        /// Bumped for every pass; helpers spin on it.
         epoch: AtomicU64,
+        /// How many more helpers may join the pass.
+        wanted: AtomicUsize,
+        /// Helpers inside the pass, or about to claim a place in it (see `helper`).
+        inside: AtomicUsize,
+        /// Helpers asleep on `wake`, or about to sleep.
+        sleepers: AtomicUsize,
+        /// Whether the calling thread sleeps on `done`, or is about to.
+        waiting: AtomicBool,
+        /// Helper threads started (changed under the lock; read without it).
+        started: AtomicUsize,
+        helpers: Mutex<usize>,
+        /// Helpers sleep here, the calling thread too at the end of a long pass.
+        wake: Condvar,
+        done: Condvar,
     }
 
     static POOL: Pool = Pool {
-        shared: Mutex::new(Shared { job: core::ptr::null(), epoch: 0, wanted: 0, helpers: 0 }),
+        busy: AtomicBool::new(false),
+        job: AtomicPtr::new(core::ptr::null_mut()),
+        epoch: AtomicU64::new(0),
+        wanted: AtomicUsize::new(0),
+        inside: AtomicUsize::new(0),
+        sleepers: AtomicUsize::new(0),
+        waiting: AtomicBool::new(false),
+        started: AtomicUsize::new(0),
+        helpers: Mutex::new(0),
         wake: Condvar::new(),
         done: Condvar::new(),
-        epoch: AtomicU64::new(0),
     };
 
     impl Pool {
-        fn lock(&self) -> MutexGuard<'_, Shared> {
+        fn lock(&self) -> MutexGuard<'_, usize> {
             // The lock is never held while a part runs, so a panic cannot poison it; if one
-            // ever did, the state is still consistent (every update is a single store).
-            self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+            // ever did, the count is still right (every update is a single store).
+            self.helpers.lock().unwrap_or_else(PoisonError::into_inner)
+        }
+
+        /// Joins the current pass if it still wants a helper: returns it, counted in `inside`
+        /// (the caller of `join` must leave with `leave`).
+        fn join(&self) -> Option<&Job> {
+            // Counted inside first, then the place claimed (both sequentially consistent): the
+            // calling thread closes the pass by setting `wanted` to 0 and then waits for
+            // `inside` to drop to 0, so a claim that succeeds came before the close, and the
+            // count before it is seen by the wait.
+            self.inside.fetch_add(1, Ordering::SeqCst);
+            let claimed = self.wanted.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |w| w.checked_sub(1)).is_ok();
+            if !claimed {
+                self.leave();
+                return None;
+            }
+            let job = self.job.load(Ordering::SeqCst);
+            // SAFETY: a place was claimed while the pass was open, so the job is the pass's
+            // (published before `wanted`), and it stays alive until this helper leaves: the
+            // calling thread waits for `inside` to drop to 0 before it returns.
+            Some(unsafe { &*job })
+        }
+
+        /// Leaves the pass: the last helper out wakes the calling thread if it sleeps.
+        fn leave(&self) {
+            if self.inside.fetch_sub(1, Ordering::SeqCst) == 1 && self.waiting.load(Ordering::SeqCst) {
+                // (Taking the lock orders this after the calling thread's check of `inside`:
+                // it holds the lock from that check until it sleeps.)
+                drop(self.lock());
+                self.done.notify_all();
+            }
         }
     }
 
@@ -223,37 +270,42 @@ mod pool {
     fn helper() {
         let pool = &POOL;
         let mut seen = 0;
-        let mut shared = pool.lock();
         loop {
-            if !shared.job.is_null() && shared.wanted > 0 && shared.epoch != seen {
-                seen = shared.epoch;
-                shared.wanted -= 1;
-                // SAFETY: the job is alive while it is published (see `Shared::job`), and it
-                // stays alive until `active` is back to 0 after this helper's `work`.
-                let job = unsafe { &*shared.job };
-                job.active.fetch_add(1, Ordering::Relaxed);
-                drop(shared);
-                if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job.work())) {
-                    // Stop the others taking new parts; keep the first panic.
-                    job.next.store(job.parts, Ordering::Relaxed);
-                    job.panic.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(payload);
-                }
-                // Release: the parts' writes happen before the calling thread sees 0.
-                if job.active.fetch_sub(1, Ordering::Release) == 1 {
-                    // (The job may be gone from here on: only the pool is touched.)
-                    drop(pool.lock());
-                    pool.done.notify_all();
-                }
-                for _ in 0..HELPER_SPIN {
-                    if pool.epoch.load(Ordering::Relaxed) != seen {
-                        break;
+            let epoch = pool.epoch.load(Ordering::SeqCst);
+            if epoch != seen {
+                if let Some(job) = pool.join() {
+                    seen = job.epoch;
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job.work())) {
+                        // Stop the others taking new parts; keep the first panic.
+                        job.next.store(job.parts, Ordering::Relaxed);
+                        job.panic.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(payload);
                     }
-                    core::hint::spin_loop();
+                    // (The job may be gone once this helper has left: only the pool is touched.)
+                    pool.leave();
+                } else {
+                    // Nothing to join in that pass (it is closed, or full).
+                    seen = epoch;
                 }
-                shared = pool.lock();
                 continue;
             }
-            shared = pool.wake.wait(shared).unwrap_or_else(PoisonError::into_inner);
+            let mut spins = 0;
+            while spins < HELPER_SPIN && pool.epoch.load(Ordering::Relaxed) == seen {
+                core::hint::spin_loop();
+                spins += 1;
+            }
+            if spins < HELPER_SPIN {
+                continue;
+            }
+            // Sleep until the epoch moves: counted as a sleeper before the last check, so the
+            // calling thread, which bumps the epoch before it checks for sleepers, either is
+            // seen here or sees this helper (and then wakes it under the lock, after it sleeps).
+            let mut lock = pool.lock();
+            pool.sleepers.fetch_add(1, Ordering::SeqCst);
+            while pool.epoch.load(Ordering::SeqCst) == seen {
+                lock = pool.wake.wait(lock).unwrap_or_else(PoisonError::into_inner);
+            }
+            pool.sleepers.fetch_sub(1, Ordering::SeqCst);
+            drop(lock);
         }
     }
 
@@ -263,32 +315,35 @@ mod pool {
     /// scoped threads of its own instead.
     pub(super) fn run(threads: usize, parts: usize, task: &(dyn Fn(usize) + Sync)) {
         // SAFETY: only the lifetime changes. Every use of the pointer ends before this function
-        // returns: helpers reach the job only while it is published, and the calling thread
-        // unpublishes it and waits for `active` to drop to 0 before returning or unwinding
-        // (`Finish`).
+        // returns: helpers reach the job only between joining and leaving the pass, and the
+        // calling thread closes the pass and waits for every helper to leave before returning
+        // or unwinding (`Finish`).
         let task: &'static (dyn Fn(usize) + Sync) = unsafe { core::mem::transmute(task) };
-        let job = Job { task, parts, next: AtomicUsize::new(0), active: AtomicUsize::new(0), panic: Mutex::new(None) };
         let helpers = threads - 1;
-        {
-            let mut shared = POOL.lock();
-            if !shared.job.is_null() {
-                drop(shared);
-                return run_scoped(helpers, &job);
-            }
-            while shared.helpers < helpers {
-                let name = std::format!("lore-broadphase-{}", shared.helpers + 1);
+        if POOL.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            let job = Job { task, parts, epoch: 0, next: AtomicUsize::new(0), panic: Mutex::new(None) };
+            return run_scoped(helpers, &job);
+        }
+        if POOL.started.load(Ordering::Relaxed) < helpers {
+            let mut started = POOL.lock();
+            while *started < helpers {
+                let name = std::format!("lore-broadphase-{}", *started + 1);
                 if std::thread::Builder::new().name(name).spawn(helper).is_err() {
                     break;
                 }
-                shared.helpers += 1;
+                *started += 1;
             }
-            shared.job = &job;
-            shared.wanted = helpers;
-            shared.epoch += 1;
-            POOL.epoch.store(shared.epoch, Ordering::Relaxed);
+            POOL.started.store(*started, Ordering::Relaxed);
         }
-        for _ in 0..helpers {
-            POOL.wake.notify_one();
+        // (Only this thread writes the epoch while it holds the pool.)
+        let epoch = POOL.epoch.load(Ordering::Relaxed) + 1;
+        let job = Job { task, parts, epoch, next: AtomicUsize::new(0), panic: Mutex::new(None) };
+        POOL.job.store(core::ptr::from_ref(&job).cast_mut(), Ordering::SeqCst);
+        POOL.wanted.store(helpers, Ordering::SeqCst);
+        POOL.epoch.store(epoch, Ordering::SeqCst);
+        if POOL.sleepers.load(Ordering::SeqCst) > 0 {
+            drop(POOL.lock());
+            POOL.wake.notify_all();
         }
         let finish = Finish(&job);
         job.work();
@@ -299,7 +354,7 @@ mod pool {
     }
 
     /// Ends a pass on the calling thread (also when its own part panics): no helper may join
-    /// any more, and those inside have left, when this is dropped.
+    /// any more, and those inside have left, when this is dropped; then the pool is free.
     struct Finish<'a>(&'a Job);
 
     impl Drop for Finish<'_> {
@@ -308,19 +363,26 @@ mod pool {
                 // The calling thread's part panicked: the helpers take no new parts.
                 self.0.next.store(self.0.parts, Ordering::Relaxed);
             }
-            POOL.lock().wanted = 0;
-            // Acquire: pairs with the helpers' release, so their parts' writes are visible.
-            for _ in 0..CALLER_SPIN {
-                if self.0.active.load(Ordering::Acquire) == 0 {
-                    break;
+            POOL.wanted.store(0, Ordering::SeqCst);
+            // Sequentially consistent: pairs with the helpers' `leave`, so their parts' writes
+            // are visible once `inside` reads 0.
+            let mut spins = 0;
+            while POOL.inside.load(Ordering::SeqCst) > 0 {
+                if spins < CALLER_SPIN {
+                    core::hint::spin_loop();
+                    spins += 1;
+                    continue;
                 }
-                core::hint::spin_loop();
+                let mut lock = POOL.lock();
+                POOL.waiting.store(true, Ordering::SeqCst);
+                while POOL.inside.load(Ordering::SeqCst) > 0 {
+                    lock = POOL.done.wait(lock).unwrap_or_else(PoisonError::into_inner);
+                }
+                POOL.waiting.store(false, Ordering::SeqCst);
+                drop(lock);
             }
-            let mut shared = POOL.lock();
-            while self.0.active.load(Ordering::Acquire) > 0 {
-                shared = POOL.done.wait(shared).unwrap_or_else(PoisonError::into_inner);
-            }
-            shared.job = core::ptr::null();
+            POOL.job.store(core::ptr::null_mut(), Ordering::Relaxed);
+            POOL.busy.store(false, Ordering::Release);
         }
     }
 
@@ -448,6 +510,30 @@ mod tests {
         let mut outer: Vec<Vec<usize>> = (0..6).map(|i| vec![i; 10]).collect();
         run_on(3, &mut outer, |inner| run_on(2, inner, |x| *x += 1));
         assert!(outer.iter().enumerate().all(|(i, v)| v.iter().all(|&x| x == i + 1)));
+    }
+
+    /// A pass after the helpers have gone to sleep wakes one: the first part to start waits
+    /// for the other to start, so they run on two threads.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_pass_wakes_sleeping_helpers() {
+        use core::sync::atomic::{AtomicUsize, Ordering};
+        use std::time::{Duration, Instant};
+        for _ in 0..3 {
+            // Long past the helpers' spin (well under a millisecond): they sleep.
+            std::thread::sleep(Duration::from_millis(30));
+            let started = AtomicUsize::new(0);
+            let mut parts = [None, None];
+            run_on(2, &mut parts, |p| {
+                started.fetch_add(1, Ordering::AcqRel);
+                let start = Instant::now();
+                while started.load(Ordering::Acquire) < 2 && start.elapsed() < Duration::from_secs(10) {
+                    std::thread::yield_now();
+                }
+                *p = Some(std::thread::current().id());
+            });
+            assert!(parts[0].is_some() && parts[0] != parts[1], "both parts ran on one thread");
+        }
     }
 
     /// Big enough scenes do split: the pair search and the sort (and the grid's patch) each

@@ -77,7 +77,7 @@ impl Slots {
     /// Gives each `ids[i]` the box `box_of(i)`, in order (an id listed twice keeps its last
     /// box), on up to `threads` threads: first every id is checked, then the boxes are made
     /// and written, `box_of` called once for each `i`. Ids in ascending order (as `ids()` and
-    /// `insert` give them) are cut into runs, one per thread, whose slots cannot meet; in any
+    /// `insert` give them) are cut into runs, several per thread, whose slots cannot meet; in any
     /// other order each thread reads every id and writes those of one slot range, so two
     /// threads never write one slot.
     ///
@@ -90,17 +90,18 @@ impl Slots {
         box_of: impl Fn(usize) -> Aabb + Sync,
         threads: Threads,
     ) -> Result<(), Error> {
-        let parts = threads.parts(ids.len(), PARALLEL_IDS);
-        if parts == 1 {
+        let threads = threads.parts(ids.len(), PARALLEL_IDS);
+        if threads == 1 {
             if let (Some(id), _) = self.check(ids) {
                 return Err(Error::StaleId(id));
             }
             write_range(0, &mut self.aabbs, ids, 0, &box_of);
             return Ok(());
         }
-        let chunk = ids.len().div_ceil(parts);
+        // Runs of ids, several per thread (see `PARTS_PER_THREAD`).
+        let chunk = ids.len().div_ceil(threads * par::PARTS_PER_THREAD);
         let mut checks: Vec<(&[ProxyId], Option<ProxyId>, bool)> = ids.chunks(chunk).map(|c| (c, None, true)).collect();
-        par::run(&mut checks, |(c, stale, ascending)| (*stale, *ascending) = self.check(c));
+        par::run_on(threads, &mut checks, |(c, stale, ascending)| (*stale, *ascending) = self.check(c));
         if let Some(id) = checks.iter().find_map(|c| c.1) {
             return Err(Error::StaleId(id));
         }
@@ -117,10 +118,11 @@ impl Slots {
                 (rest, skipped) = (tail, last + 1);
                 jobs.push((first, here, *c, k * chunk));
             }
-            par::run(&mut jobs, |(first, here, c, at)| write_range(*first, here, c, *at, &box_of));
+            par::run_on(threads, &mut jobs, |(first, here, c, at)| write_range(*first, here, c, *at, &box_of));
             return Ok(());
         }
-        let width = self.aabbs.len().div_ceil(parts).max(1);
+        // Each part reads every id: one part per thread.
+        let width = self.aabbs.len().div_ceil(threads).max(1);
         let mut ranges: Vec<(usize, &mut [Aabb])> =
             self.aabbs.chunks_mut(width).enumerate().map(|(i, part)| (i * width, part)).collect();
         par::run(&mut ranges, |(first, part)| write_range(*first, part, ids, 0, &box_of));

@@ -236,7 +236,7 @@ impl<M: CellMap> Cells<M> {
         parts.resize_with(threads, PartKeys::default);
         let next = AtomicUsize::new(0);
         let (sorted, capacity) = (order == Order::Ids, self.slots.capacity());
-        let ranges = SlotRanges::new(threads, capacity);
+        let ranges = SlotRanges::new(threads * par::PARTS_PER_THREAD, capacity);
         let crowded = &self.crowded[..];
         par::run(&mut parts, |part| {
             part.start();

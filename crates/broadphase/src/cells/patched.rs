@@ -132,20 +132,21 @@ impl<M: CellMap> Cells<M> {
         let mut moved = core::mem::take(&mut self.moved);
         moved.clear();
         let limit = (self.entries / 2 + 16) as u64;
-        let parts = self.threads.parts(n, PARALLEL_SLOTS);
-        let scan = if parts > 1 {
-            // Each thread scans a run of the slots into its own list; the lists, taken in
-            // order, are one thread's.
+        let threads = self.threads.parts(n, PARALLEL_SLOTS);
+        let scan = if threads > 1 {
+            // The slots cut into runs, several per thread, each scanned into its own list; the
+            // lists, taken in order, are one thread's.
+            let parts = threads * par::PARTS_PER_THREAD;
             let chunk = n.div_ceil(parts);
             self.part_moved.resize_with(parts, Vec::new);
             let mut jobs: Vec<_> =
                 self.part_moved.iter_mut().enumerate().map(|(i, list)| (i * chunk, list, Scan::default())).collect();
             let (map, live, aabbs) = (&self.map, self.slots.live_flags(), &self.slots.aabbs[..]);
             let (ranges, in_lists) = (&self.ranges[..], &self.in_lists[..]);
-            par::run(&mut jobs, |(start, list, scan)| {
+            par::run_on(threads, &mut jobs, |(start, list, scan)| {
                 list.clear();
                 let end = (*start + chunk).min(n);
-                let at = *start..end;
+                let at = (*start).min(end)..end;
                 *scan = scan_slots(
                     map,
                     *start,
