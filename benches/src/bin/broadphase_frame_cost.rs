@@ -21,7 +21,9 @@
 //!   `broadphase_frame_cost moving100k grid 20 threads=2`; `batch` moves the boxes with one
 //!   `update_many` call a frame (the boxes gathered first) instead of one `update` per box,
 //!   `batch-with` with one `update_many_with` (the index makes each box from the scene's
-//!   center and half extents, on its threads).
+//!   center and half extents, on its threads); `alternate` (moving scenes) alternates one
+//!   thread and `threads=N` frame by frame in one process and prints the ratio of their mean
+//!   frame times, e.g. `broadphase_frame_cost moving100k grid 600 threads=2 batch-with alternate`.
 //! - scene `rays`: the bench's first-hit rays, 1,000 a frame, against 25k tiles in a `grid`
 //!   (cell 1.25), `hash` or `tree`.
 //! - scene `quality1k`, `quality10k` (index ignored): the moving scene with a default `Tree`
@@ -118,6 +120,11 @@ static BATCH: AtomicUsize = AtomicUsize::new(0);
 /// The thread count of the index's `pairs` (a further argument `threads=N`; 1 by default).
 static THREADS: AtomicUsize = AtomicUsize::new(1);
 
+/// Whether the moving scenes alternate one thread and `THREADS` threads frame by frame (a
+/// further argument `alternate`), timing both in one process so that the host's slow drifts
+/// fall on both alike.
+static ALTERNATE: AtomicBool = AtomicBool::new(false);
+
 /// Update + `pairs` (or `pairs_unsorted`), `frames` times.
 fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> usize {
     index.set_threads(THREADS.load(Ordering::Relaxed)).unwrap();
@@ -126,9 +133,15 @@ fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> u
     index.pairs(&mut pairs);
     let mut total = 0;
     let mut times = Vec::with_capacity(frames);
+    let (alternate, threads) = (ALTERNATE.load(Ordering::Relaxed), THREADS.load(Ordering::Relaxed));
+    let mut one_thread = Vec::with_capacity(frames);
     let batch = BATCH.load(Ordering::Relaxed);
     let mut boxes = Vec::with_capacity(ids.len());
-    for _ in 0..frames {
+    for frame in 0..frames {
+        let single = alternate && frame % 2 == 0;
+        if alternate {
+            index.set_threads(if single { 1 } else { threads }).unwrap();
+        }
         let t = Instant::now();
         s.step();
         if batch == 1 {
@@ -147,8 +160,27 @@ fn run_frames<I: SpatialIndex>(index: &mut I, s: &mut Scene, frames: usize) -> u
         } else {
             index.pairs(&mut pairs);
         }
-        times.push(t.elapsed());
+        if single {
+            one_thread.push(t.elapsed())
+        } else {
+            times.push(t.elapsed())
+        }
         total += pairs.len();
+    }
+    if alternate {
+        // Per pair of neighbouring frames (one thread, then `threads`): the ratio of their times.
+        let mut ratios: Vec<f64> =
+            one_thread.iter().zip(&times).map(|(a, b)| a.as_secs_f64() / b.as_secs_f64()).collect();
+        ratios.sort_unstable_by(f64::total_cmp);
+        let mean = |v: &[Duration]| v.iter().sum::<Duration>().as_secs_f64() / v.len().max(1) as f64;
+        eprint!("1 thread, ");
+        report(&mut one_thread);
+        eprint!("{threads} threads, ");
+        println!(
+            "alternate frames: mean time ratio {:.3}, median of neighbouring frames' ratios {:.3}",
+            mean(&one_thread) / mean(&times),
+            ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
+        );
     }
     report(&mut times);
     total
@@ -352,6 +384,7 @@ fn main() {
             "unsorted" => UNSORTED.store(true, Ordering::Relaxed),
             "batch" => BATCH.store(1, Ordering::Relaxed),
             "batch-with" => BATCH.store(2, Ordering::Relaxed),
+            "alternate" => ALTERNATE.store(true, Ordering::Relaxed),
             "threads=all" => {
                 THREADS.store(std::thread::available_parallelism().map_or(1, usize::from), Ordering::Relaxed);
             }
