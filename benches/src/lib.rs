@@ -3,6 +3,7 @@
 
 use rand::SeedableRng;
 
+pub mod broadphase_scene;
 pub mod heap_ops;
 pub mod pixel_scenes;
 pub mod reflect_types;

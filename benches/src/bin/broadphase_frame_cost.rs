@@ -34,6 +34,7 @@
 //! Instructions per frame: run it under `valgrind --tool=callgrind` with two frame counts and
 //! divide the difference by the difference of the frame counts.
 
+use lore_benches::broadphase_scene::Scene;
 use lore_broadphase::glam::{Vec2, vec2};
 use lore_broadphase::{Aabb, Axis, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree, World};
 use rand::{RngExt, SeedableRng};
@@ -41,44 +42,6 @@ use rand_pcg::Pcg64;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-struct Scene {
-    centers: Vec<Vec2>,
-    halves: Vec<Vec2>,
-    vel: Vec<Vec2>,
-    side: f32,
-}
-
-impl Scene {
-    /// The benchmark's moving scene (same generator and seed use).
-    fn new(n: usize, seed: u64) -> Self {
-        let mut rng = Pcg64::seed_from_u64(seed);
-        let side = (9.5 * n as f32).sqrt();
-        let (mut centers, mut halves, mut vel) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..n {
-            centers.push(vec2(rng.random_range(0.0..side), rng.random_range(0.0..side)));
-            halves.push(vec2(rng.random_range(0.5..2.0), rng.random_range(0.5..2.0)));
-            vel.push(vec2(rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05)));
-        }
-        Self { centers, halves, vel, side }
-    }
-
-    fn step(&mut self) {
-        for (c, v) in self.centers.iter_mut().zip(&mut self.vel) {
-            *c += *v;
-            if c.x < 0.0 || c.x > self.side {
-                v.x = -v.x;
-            }
-            if c.y < 0.0 || c.y > self.side {
-                v.y = -v.y;
-            }
-        }
-    }
-
-    fn aabb(&self, i: usize) -> Aabb {
-        Aabb::from_center(self.centers[i], self.halves[i]).unwrap()
-    }
-}
 
 /// Runs `frames` frames of the static scene with `movers` as the movers' index.
 fn static_scene<M: SpatialIndex>(make: impl FnOnce(Aabb) -> M, frames: usize) -> usize {
@@ -235,15 +198,9 @@ fn moving_scene<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, n: usize, frames:
     moving_scene_of(make, Scene::new(n, 7), frames)
 }
 
-/// The bench's mixed-size scene: the moving scene of 10k boxes with one box in 200 made huge
-/// (half extents 10–40).
+/// The bench's mixed-size scene: the moving scene of 10k boxes with one box in 200 made huge.
 fn mixed_scene<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, frames: usize) -> usize {
-    let mut s = Scene::new(10_000, 7);
-    let mut rng = Pcg64::seed_from_u64(7 ^ 0x5123);
-    for h in s.halves.iter_mut().step_by(200) {
-        *h = vec2(rng.random_range(10.0..40.0), rng.random_range(10.0..40.0));
-    }
-    moving_scene_of(make, s, frames)
+    moving_scene_of(make, Scene::mixed(10_000, 7), frames)
 }
 
 fn moving_scene_of<I: SpatialIndex>(make: impl FnOnce(Aabb) -> I, mut s: Scene, frames: usize) -> usize {
