@@ -243,7 +243,7 @@ impl PartKeys {
     fn scatter_keys(&mut self, bits: u32, target: &SortedKeys) {
         // (Slices in locals: the stores cannot then move the vectors, so nothing is reloaded.)
         let (keys, counts) = (&self.keys[..self.len], &mut self.counts[..]);
-        for &k in keys {
+        let put = |k: u64, counts: &mut [u32]| {
             let a = (k >> bits) as usize;
             let at = counts[a] as usize;
             counts[a] += 1;
@@ -253,6 +253,16 @@ impl PartKeys {
             // and slot, and each key takes the next position of its part's stretch for its
             // slot (the part's counter for that slot, which only this thread moves).
             unsafe { target.0.add(at).write(k) };
+        };
+        // (Four keys a step, as in `count_slots`.)
+        let mut quads = keys.chunks_exact(4);
+        for quad in &mut quads {
+            for &k in quad {
+                put(k, counts);
+            }
+        }
+        for &k in quads.remainder() {
+            put(k, counts);
         }
     }
 
@@ -262,7 +272,14 @@ impl PartKeys {
         self.counts.clear();
         self.counts.resize(capacity, 0);
         let (keys, counts) = (&self.keys[..self.len], &mut self.counts[..]);
-        for &k in keys {
+        // (Four keys a step: the loop's own count and test come once per four keys.)
+        let mut quads = keys.chunks_exact(4);
+        for quad in &mut quads {
+            for &k in quad {
+                counts[(k >> bits) as usize] += 1;
+            }
+        }
+        for &k in quads.remainder() {
             counts[(k >> bits) as usize] += 1;
         }
         self.ranges = ranges;
@@ -278,9 +295,8 @@ impl PartKeys {
 /// A chunk's stretch of the unsorted output: where its keys start in its part, and its pairs.
 type Stretch<'a> = (usize, &'a mut [(ProxyId, ProxyId)]);
 
-/// One slot range's counts in every part, a scratch buffer, and where the range's keys start
-/// in the sorted order.
-type RangeCounts<'a> = (Vec<&'a mut [u32]>, &'a mut Vec<u32>, usize);
+/// One slot range's counts in every part, and where the range's keys start in the sorted order.
+type RangeCounts<'a> = (Vec<&'a mut [u32]>, usize);
 
 /// Where the threads of [`PairSort::sort_parts`] put the keys: each writes its own keys at
 /// positions no other thread writes (see there).
@@ -352,23 +368,22 @@ impl PairSort {
         let ranges = parts[0].ranges;
         // 1. Per slot range: the counts become where each part's keys of each slot go.
         let mut base = 0;
-        self.ranges.resize_with(ranges.len(), RangeSort::default);
         let mut offsets: Vec<RangeCounts<'_>> = Vec::with_capacity(ranges.len());
-        for (r, scratch) in self.ranges.iter_mut().enumerate() {
-            offsets.push((Vec::with_capacity(threads), &mut scratch.counts, base));
+        for r in 0..ranges.len() {
+            offsets.push((Vec::with_capacity(threads), base));
             base += parts.iter().map(|p| p.range_keys[r]).sum::<usize>();
         }
         debug_assert_eq!(base, n);
         for part in parts.iter_mut() {
             debug_assert!(part.counted && part.counts.len() == capacity && part.ranges.len() == ranges.len());
             let mut rest = &mut part.counts[..];
-            for (r, (range, _, _)) in offsets.iter_mut().enumerate() {
+            for (r, (range, _)) in offsets.iter_mut().enumerate() {
                 let (here, tail) = core::mem::take(&mut rest).split_at_mut(ranges.start(r + 1) - ranges.start(r));
                 rest = tail;
                 range.push(here);
             }
         }
-        par::run_on(threads, &mut offsets, |(counts, scratch, base)| slot_offsets(counts, scratch, *base as u32));
+        par::run_on(threads, &mut offsets, |(counts, base)| slot_offsets(counts, *base as u32));
         drop(offsets);
         // 2. Each part's keys to their places.
         let sorted = &mut self.buffers[0];
@@ -415,27 +430,36 @@ fn write_pairs(keys: &[u64], out: &mut [(ProxyId, ProxyId)], pair: impl Fn(u64) 
 }
 
 /// Turns the counts of one slot range, one slice per part (all of the same length), into
-/// where each part's keys of each slot go, from `base` on: slot by slot, part by part. Each
-/// step is a pass over whole slices (`scratch` holds a slot's total, then its next place).
-fn slot_offsets(counts: &mut [&mut [u32]], scratch: &mut Vec<u32>, base: u32) {
-    scratch.clear();
-    scratch.resize(counts.first().map_or(0, |c| c.len()), 0);
-    for c in counts.iter() {
-        for (total, &k) in scratch.iter_mut().zip(c.iter()) {
-            *total += k;
-        }
-    }
+/// where each part's keys of each slot go, from `base` on: slot by slot, part by part, in one
+/// pass over the slices (two parts, the usual case, read side by side).
+fn slot_offsets(counts: &mut [&mut [u32]], base: u32) {
     let mut sum = base;
-    for at in scratch.iter_mut() {
-        let total = *at;
-        *at = sum;
-        sum += total;
-    }
-    for c in counts.iter_mut() {
-        for (at, k) in scratch.iter_mut().zip(c.iter_mut()) {
-            let here = *k;
-            *k = *at;
-            *at += here;
+    match counts {
+        [] => {}
+        [one] => {
+            for c in one.iter_mut() {
+                let here = *c;
+                *c = sum;
+                sum += here;
+            }
+        }
+        [first, second] => {
+            for (c0, c1) in first.iter_mut().zip(second.iter_mut()) {
+                let (k0, k1) = (*c0, *c1);
+                *c0 = sum;
+                *c1 = sum + k0;
+                sum += k0 + k1;
+            }
+        }
+        _ => {
+            let len = counts[0].len();
+            for i in 0..len {
+                for c in counts.iter_mut() {
+                    let here = c[i];
+                    c[i] = sum;
+                    sum += here;
+                }
+            }
         }
     }
 }

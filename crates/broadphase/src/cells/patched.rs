@@ -269,10 +269,19 @@ impl<M: CellMap> Cells<M> {
                 moves_of(&map, s, old, new, |k, op| band.make(e, k, s, op));
             }
         });
-        // The moves left, in the order of one thread.
-        let mut left: Vec<(usize, u32, u32, Move<M::Tag>)> = bands.iter_mut().flat_map(|b| b.left.drain(..)).collect();
+        // The moves left, in the order of one thread: each band's are in that order already,
+        // so the bands' lists are merged (not sorted).
+        let lists: Vec<Vec<Left<M::Tag>>> = bands.iter_mut().map(|b| core::mem::take(&mut b.left)).collect();
         drop(bands);
-        left.sort_unstable_by_key(|&(e, k, _, _)| (e, k));
+        let mut heads = alloc::vec![0usize; lists.len()];
+        let mut left = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        while let Some(i) = (0..lists.len())
+            .filter(|&i| heads[i] < lists[i].len())
+            .min_by_key(|&i| (lists[i][heads[i]].0, lists[i][heads[i]].1))
+        {
+            left.push(lists[i][heads[i]]);
+            heads[i] += 1;
+        }
         #[cfg(test)]
         {
             self.split_moves.0 += 1;
@@ -376,6 +385,9 @@ fn put_in<T: Copy>(items: &mut [Item<T>], base: usize, region: &mut Region, item
     region.len += 1;
 }
 
+/// A move left to the calling thread by a band: move `k` of entry `e` of slot `s`.
+type Left<T> = (usize, u32, u32, Move<T>);
+
 /// One thread's share of the patch's moves: the buckets from `first_bucket` on (their
 /// regions) and the items the build laid out for them, from item `first_item` on.
 struct Band<'a, T> {
@@ -383,8 +395,8 @@ struct Band<'a, T> {
     regions: &'a mut [Region],
     first_item: usize,
     items: &'a mut [Item<T>],
-    /// The moves left to the calling thread: move `k` of entry `e` of slot `s`.
-    left: Vec<(usize, u32, u32, Move<T>)>,
+    /// The moves left to the calling thread.
+    left: Vec<Left<T>>,
     /// The band's buckets that filled up: their moves are left to the calling thread from then
     /// on (few: a region has room for a quarter more entries than it was built with).
     full: Vec<usize>,
