@@ -265,7 +265,9 @@ fn refuse_existing(jobs: &[Job]) -> Res<()> {
 }
 
 fn read(p: &Path) -> Res<Vec<u8>> {
-    std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))
+    let mut buf = Vec::new();
+    read_into(p, &mut buf)?;
+    Ok(buf)
 }
 
 /// Reads `p` into `buf` (its old contents dropped, its memory kept for the next file).

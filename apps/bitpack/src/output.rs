@@ -363,24 +363,22 @@ impl<T, S: Sink> Batch<T, S> {
         self.bytes = 0;
         let mut error = None;
         let folders: Vec<PathBuf> = items.iter().map(|(f, _)| folder(&f.out.target).to_path_buf()).collect();
+        // Per folder, its outputs that one filesystem sync makes durable; 0 once it has run.
         let mut sharing: HashMap<&Path, usize> = HashMap::new();
         for ((f, _), dir) in items.iter().zip(&folders) {
             if f.shared {
                 *sharing.entry(dir).or_default() += 1;
             }
         }
-        let mut synced: Vec<&Path> = Vec::new();
         for (i, ((f, _), dir)) in items.iter_mut().zip(&folders).enumerate() {
-            let r = if f.shared && sharing[dir.as_path()] > 1 {
+            let r = match sharing.get_mut(dir.as_path()).filter(|_| f.shared) {
                 // The first output of the folder syncs its filesystem, for all of them.
-                if synced.contains(&dir.as_path()) {
-                    Ok(())
-                } else {
-                    synced.push(dir);
+                Some(n) if *n > 1 => {
+                    *n = 0;
                     f.sync_filesystem()
                 }
-            } else {
-                f.sync()
+                Some(0) => Ok(()),
+                _ => f.sync(),
             };
             if let Err(e) = r {
                 error = Some(e);
@@ -389,20 +387,19 @@ impl<T, S: Sink> Batch<T, S> {
             }
         }
         let mut done = Vec::with_capacity(items.len());
-        let mut folders: Vec<PathBuf> = Vec::new();
-        for (f, tag) in items {
-            let dir = folder(&f.out.target).to_path_buf();
+        let mut renamed_into: Vec<&Path> = Vec::new();
+        for ((f, tag), dir) in items.into_iter().zip(&folders) {
             if let Err(e) = f.rename() {
                 // The items not yet renamed drop with the loop: their temporary files go.
                 error = Some(e);
                 break;
             }
-            if !folders.contains(&dir) {
-                folders.push(dir);
+            if !renamed_into.contains(&dir.as_path()) {
+                renamed_into.push(dir);
             }
             done.push(tag);
         }
-        for dir in &folders {
+        for dir in renamed_into {
             if let Err(e) = sync_dir(dir) {
                 error.get_or_insert_with(|| {
                     format!("{}: {e} (syncing the folder after renaming into it)", dir.display())
