@@ -274,20 +274,17 @@ impl<M: CellMap> Cells<M> {
         let lists: Vec<Vec<Left<M::Tag>>> = bands.iter_mut().map(|b| core::mem::take(&mut b.left)).collect();
         drop(bands);
         let mut heads = alloc::vec![0usize; lists.len()];
-        let mut left = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        #[cfg(test)]
+        {
+            self.split_moves.0 += 1;
+            self.split_moves.1 += lists.iter().map(Vec::len).sum::<usize>();
+        }
         while let Some(i) = (0..lists.len())
             .filter(|&i| heads[i] < lists[i].len())
             .min_by_key(|&i| (lists[i][heads[i]].0, lists[i][heads[i]].1))
         {
-            left.push(lists[i][heads[i]]);
+            let (_, _, s, op) = lists[i][heads[i]];
             heads[i] += 1;
-        }
-        #[cfg(test)]
-        {
-            self.split_moves.0 += 1;
-            self.split_moves.1 += left.len();
-        }
-        for (_, _, s, op) in left {
             match op {
                 Move::Unlist(b, cell) => self.unlist(b, s, cell),
                 Move::List(b, item) => self.list(b, item),
