@@ -20,9 +20,13 @@ pub(super) const LINEAR_END: usize = 1024;
 /// classes elsewhere.
 #[inline(always)]
 pub(super) fn bin_of_size(size: usize) -> usize {
-    if size < LINEAR_END {
-        size / 16
-    } else if FLOAT_CLASSES {
+    if size < LINEAR_END { size / 16 } else { bin_above_linear(size) }
+}
+
+/// [`bin_of_size`] at or above [`LINEAR_END`] (below it, a meaningless number).
+#[inline(always)]
+fn bin_above_linear(size: usize) -> usize {
+    if FLOAT_CLASSES {
         // Sign (0), 11 exponent bits (1023 + log2), then the mantissa: bits 49.. are
         // `8 * (1023 + log2) + top 3 mantissa bits`.
         (((size as i64 as f64).to_bits() >> 49) as usize).wrapping_sub(1023 * 8 + 16)
@@ -39,12 +43,7 @@ pub(super) fn bin_of_size(size: usize) -> usize {
 #[inline(always)]
 pub(super) fn bin_of_block(size: usize) -> usize {
     debug_assert!((16..=u32::MAX as usize).contains(&size));
-    let above = if FLOAT_CLASSES {
-        (((size as i64 as f64).to_bits() >> 49) as usize).wrapping_sub(1023 * 8 + 16)
-    } else {
-        bin_of_size_int(size)
-    };
-    core::hint::select_unpredictable(size < LINEAR_END, size / 16, above)
+    core::hint::select_unpredictable(size < LINEAR_END, size / 16, bin_above_linear(size))
 }
 
 /// Whether [`bin_of_size`] converts to `f64`: on targets where that is one instruction.
