@@ -371,14 +371,22 @@ fn one_segment_tilted_7_degrees() {
 
 #[test]
 fn zz_debug() {
-    let mut rng = Pcg64::seed_from_u64(1);
-    let surf = surface(vec2(8200.0, 8200.0), 180.0, Floor::Exact, 40.0, &mut rng).unwrap();
-    let p = vec2(8192.879, 8199.0);
-    let m = vec2(-0.49809736, 0.04357787);
+    let origin = vec2(8200.0, 8200.0);
+    let deg = 165.0f32;
+    let half = (deg / 2.0).to_radians();
+    let tilt = 45f32.to_radians();
+    let rot = |v: Vec2| Vec2::from_angle(tilt).rotate(v);
+    let left = Segment { a: origin + rot(vec2(-10.0 * half.sin(), 10.0 * half.cos())), b: origin };
+    let right = Segment { a: origin, b: origin + rot(vec2(10.0 * half.sin(), 10.0 * half.cos())) };
+    let walls = [left, right];
     let h = vec2(1.0, 1.0);
-    let b = Aabb::from_center(p, h).unwrap();
-    for it in 1..9 {
-        let op = SlideOptions { iterations: it, ..Default::default() };
-        eprintln!("{it}: {:?}", slide_box_swept(&b, m, &surf.shapes, &op));
+    let mut b = Aabb::from_center(origin + rot(vec2(0.0, 4.0)), h).unwrap();
+    for i in 0..300 {
+        let m = rot(vec2(0.0, -0.05));
+        let o = SlideOptions::default();
+        if i >= 294 { eprintln!("---- step {i} at {:?}", b.center()); }
+        let out = slide_box_swept(&b, m, &walls, &o).unwrap();
+        if i >= 294 { eprintln!("out {out:?}"); }
+        b = b.translated(out.position - b.center());
     }
 }

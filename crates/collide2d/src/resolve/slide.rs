@@ -260,7 +260,7 @@ pub fn slide_disk<S: Shape>(
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     check(center, radius, motion, options)?;
-    Ok(discrete(DiskMover(radius), center, motion, shapes, options))
+    Ok(discrete(DiskMover(radius), center, motion, shapes, options).0)
 }
 
 /// The discrete slide move of a box: [`slide_disk`]'s rule with box contacts (separating axes
@@ -276,7 +276,7 @@ pub fn slide_box<S: Shape>(
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     let body = check_box(aabb, motion, options)?;
-    Ok(discrete(body, aabb.center(), motion, shapes, options))
+    Ok(discrete(body, aabb.center(), motion, shapes, options).0)
 }
 
 /// The least rounding radius of a box's corners, in units in the last place of the coordinates.
@@ -322,11 +322,9 @@ fn tolerance(options: &SlideOptions, scale: f32, spacing: f32) -> f32 {
 /// not headway, outweighed a slide of a tenth of the press.
 #[inline]
 fn no_headway(center: Vec2, end: Vec2, motion: Vec2, rest: Option<Vec2>, start_depth: f32, tol: f32) -> bool {
-    let mut moved = end - center;
-    if let Some(n) = rest {
-        moved -= n * moved.dot(n);
-    }
-    start_depth <= tol && motion != Vec2::ZERO && moved.dot(motion) <= 0.0
+    let moved = end - center;
+    let along = rest.map_or(moved, |n| moved - n * moved.dot(n));
+    start_depth <= tol && motion != Vec2::ZERO && (moved.dot(motion) <= 0.0 || along.dot(motion) <= 0.0)
 }
 
 /// How many contacts, deepest first, the discrete move considers as the push of an iteration.
@@ -472,7 +470,7 @@ fn discrete<S: Shape>(
     motion: Vec2,
     shapes: &[S],
     options: &SlideOptions,
-) -> SlideOutcome {
+) -> (SlideOutcome, bool) {
     let scale = body.scale();
     let ulp = spacing(center, motion, scale);
     let tol = tolerance(options, scale, ulp);
@@ -489,6 +487,7 @@ fn discrete<S: Shape>(
         // as deep as the floor's. The touch margin is the swept move's.
         let touch = (1e-5 * scale).max(2.0 * ulp);
         let rest = deepest_grown(body, center, shapes, touch);
+        rest_normal = rest.filter(|c| c.depth - touch <= tol).map(|c| c.normal);
         // A point the rounded corner glides past (the end of a piece a hair above the line,
         // under the corner's arc, whose normal tilts by up to `sqrt(2 touch / round)`) is not
         // what the box rests on: the swept move's rule (`passes_by`) tells them apart.
@@ -533,8 +532,13 @@ fn discrete<S: Shape>(
                         let after = deepest(body, p + c.normal * c.depth, shapes);
                         after.is_none_or(|a| a.depth <= tol).then_some((*c, after))
                     });
-                    if let Some(c) = clean.or_else(|| face_push(body, p, &list[..n], shapes, tol)) {
+                    if let Some(c) = clean {
                         pick = c;
+                    } else if let Some(c) = face_push(body, p, &list[..n], shapes, tol) {
+                        // Two creased contacts gave this push: a slope's seam, or the apex of a
+                        // shallow V, whose chord it is; the move counts as meeting a crease.
+                        pick = c;
+                        creased = true;
                     }
                 }
                 (pick.0, depth_here, pick.1)
@@ -593,7 +597,7 @@ fn discrete<S: Shape>(
         position = center;
         depth = start_depth;
     }
-    SlideOutcome { position, depth, resolved: depth <= tol, contacts, last_normal }
+    (SlideOutcome { position, depth, resolved: depth <= tol, contacts, last_normal }, creased)
 }
 
 /// Swept slide move: the disk travels along `motion`, stops at the first touch (so it never
@@ -706,15 +710,18 @@ pub(crate) fn swept<S: Shape>(
     let rest = deepest_grown(body, p, shapes, touch);
     let start_depth = rest.map_or(0.0, |c| (c.depth - touch).max(0.0));
     let rest_normal = rest.filter(|c| c.depth - touch <= tol).map(|c| c.normal);
+    // Whether the move met two surfaces at an angle (see `no_headway`).
+    let mut creased = false;
     if start_depth > tol {
-        p = discrete(body, p, Vec2::ZERO, shapes, options).position;
+        let (out, bent) = discrete(body, p, Vec2::ZERO, shapes, options);
+        p = out.position;
+        creased |= bent;
     }
     let mut rem = motion;
     let mut normals: [(Vec2, f32); 8] = [(Vec2::ZERO, 0.0); 8];
     let mut n_normals = 0usize;
     let mut contacts = 0;
     let mut last_normal = None;
-    let mut creased = false;
     for _ in 0..options.iterations {
         let len2 = rem.length_squared();
         if len2.is_nan() || len2 <= 0.0 {
@@ -796,9 +803,20 @@ pub(crate) fn swept<S: Shape>(
             n_normals += 1;
         }
     }
-    let mut depth = max_depth(body, p, shapes);
+    let end = deepest_grown(body, p, shapes, touch);
+    let mut depth = end.map_or(0.0, |c| (c.depth - touch).max(0.0));
+    // Ending against a surface at an angle to the one it started on, which the motion pushes
+    // into (by rounding, within the touch margin or the tolerance: the leg along the first
+    // ended a hair short of the second, or a hair in it), is a crease met as surely as one hit.
+    if let (Some(c), Some(n)) = (end, rest_normal)
+        && c.normal.dot(motion) < 0.0
+        && crease(n, c.normal)
+    {
+        creased = true;
+    }
     if depth > tol {
-        let fixed = discrete(body, p, Vec2::ZERO, shapes, &SlideOptions { iterations: 4, ..*options });
+        let (fixed, bent) = discrete(body, p, Vec2::ZERO, shapes, &SlideOptions { iterations: 4, ..*options });
+        creased |= bent;
         p = fixed.position;
         depth = fixed.depth;
     }
