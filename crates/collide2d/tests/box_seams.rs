@@ -114,12 +114,17 @@ fn surface(origin: Vec2, deg: f64, floor: Floor, len: f64, rng: &mut Pcg64) -> O
 }
 
 impl Surface {
-    /// The shapes whose bounds come within `reach` of `p` (what a broad phase would return).
-    fn near(&self, p: Vec2, reach: f32, out: &mut Vec<Collider>) {
-        use lore_collide2d::Shape;
-        out.clear();
-        let q = Aabb::from_center(p, Vec2::splat(reach)).unwrap();
-        out.extend(self.shapes.iter().filter(|s| s.bounds().overlaps(&q)).cloned());
+    /// The shapes within `reach` of `p` along the surface (what a broad phase would return): the
+    /// pieces are laid in order along `u`, `piece` apart, from `-len`.
+    fn near(&self, p: Vec2, reach: f32, len: f64) -> &[Collider] {
+        if self.shapes.len() == 1 {
+            return &self.shapes;
+        }
+        let s = ((p - self.origin).dot(self.u) as f64 + len) / self.piece;
+        let r = reach as f64 / self.piece + 2.0;
+        let lo = (s - r).floor().max(0.0) as usize;
+        let hi = ((s + r).ceil().max(0.0) as usize).min(self.shapes.len());
+        &self.shapes[lo.min(hi)..hi]
     }
 }
 
@@ -162,7 +167,7 @@ struct Case {
     drop_steps: f32,
 }
 
-fn walk(surf: &Surface, case: &Case, steps: usize, scratch: &mut Vec<Collider>) -> (Count, Option<String>) {
+fn walk(surf: &Surface, case: &Case, steps: usize, len: f64) -> (Count, Option<String>) {
     let opts = SlideOptions::default();
     let h = case.half;
     let v = case.speed * h.min_element();
@@ -179,10 +184,9 @@ fn walk(surf: &Surface, case: &Case, steps: usize, scratch: &mut Vec<Collider>) 
     let mut first = None;
     let tol = |p: Vec2| (1e-4 * h.min_element()).max(4.0 * p.abs().max_element().max(1.0) * f32::EPSILON * 2.0);
     for i in 0..steps {
-        surf.near(p, h.length() + 2.0 * v + 1.0, scratch);
+        let near = surf.near(p, h.length() + 2.0 * v + 1.0, len);
         let b = Aabb::from_center(p, h).unwrap();
-        let out =
-            if case.swept { slide_box_swept(&b, m, scratch, &opts) } else { slide_box(&b, m, scratch, &opts) }.unwrap();
+        let out = if case.swept { slide_box_swept(&b, m, near, &opts) } else { slide_box(&b, m, near, &opts) }.unwrap();
         let q = out.position;
         if i >= SETTLE + case.drop_steps as usize {
             count.steps += 1;
@@ -224,7 +228,6 @@ fn run(label: &str, m: &Matrix, swept: bool, origin: Vec2, seed: u64) -> Count {
     let mut worst: Option<(u64, String)> = None;
     let mut by_press: Vec<(f32, u64)> = m.presses.iter().map(|&p| (p, 0)).collect();
     let mut first_by_press: Vec<Option<String>> = vec![None; m.presses.len()];
-    let mut scratch = Vec::new();
     let ulp = origin.abs().max_element().max(1.0) * f32::EPSILON;
     for &deg in &m.degs {
         for floor in FLOORS {
@@ -259,7 +262,7 @@ fn run(label: &str, m: &Matrix, swept: bool, origin: Vec2, seed: u64) -> Count {
                                     offset,
                                     drop_steps: if press >= 30.0 { 2.0 } else { 0.0 },
                                 };
-                                let (c, first) = walk(&surf, &case, m.steps, &mut scratch);
+                                let (c, first) = walk(&surf, &case, m.steps, len);
                                 if let Some(f) = first {
                                     let bad = c.snags + c.fell + c.inside;
                                     if worst.as_ref().is_none_or(|w| bad > w.0) {
@@ -275,7 +278,9 @@ fn run(label: &str, m: &Matrix, swept: bool, origin: Vec2, seed: u64) -> Count {
                                 if let Some(k) = by_press.iter().position(|e| e.0 == press) {
                                     by_press[k].1 += c.snags + c.fell + c.inside;
                                     if c.snags + c.fell + c.inside > 0 && first_by_press[k].is_none() {
-                                        first_by_press[k] = Some(format!("{deg} deg {floor:?} box {half} speed {speed} press {press} dir {dir} offset {offset}: {c:?}"));
+                                        first_by_press[k] = Some(format!(
+                                            "{deg} deg {floor:?} box {half} speed {speed} press {press} dir {dir} offset {offset}: {c:?}"
+                                        ));
                                     }
                                 }
                             }
@@ -324,15 +329,15 @@ fn box_pressed_into_seams_never_snags() {
     check(&both_modes(&steep, ORIGINS[0], 300));
 }
 
-/// The whole matrix in release mode: 36 orientations plus 7° and 33°, six speeds from 1/1000 to
+/// The whole matrix in release mode: 24 orientations plus 7° and 33°, five speeds from 1/1000 to
 /// the whole size per step, presses from 5° to 45° at both origins and from 5° to 75° near the
-/// origin, four starting places per case (the support corner on a piece's end, then random).
+/// origin, two starting places per case (the support corner on a piece's end, then random).
 /// Steeper presses are run and counted (printed) but not asserted: see docs/collide2d.md.
 #[test]
 #[ignore = "long run: cargo test --release -p lore-collide2d --test box_seams -- --ignored --nocapture"]
 fn box_pressed_into_seams_never_snags_long() {
-    let mut m = matrix(36, 120, 4);
-    m.speeds = vec![0.001, 0.01, 0.05, 0.2, 0.5, 1.0];
+    let mut m = matrix(24, 60, 2);
+    m.speeds = vec![0.001, 0.01, 0.05, 0.3, 1.0];
     m.presses = vec![5.0, 15.0, 30.0, 45.0];
     check(&both_modes(&m, ORIGINS[0], 1000));
     check(&both_modes(&m, ORIGINS[1], 2000));

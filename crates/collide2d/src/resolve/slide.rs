@@ -511,7 +511,15 @@ fn discrete<S: Shape>(
     for i in 0..=options.iterations {
         let (c, depth_here, after) = match options.order {
             Order::DeepestFirst => {
-                let (list, n) = candidates(body, p, shapes);
+                // A disk's contact normals turn smoothly over piece ends: the deepest alone.
+                let (list, n) = if body.clips_start() {
+                    candidates(body, p, shapes)
+                } else {
+                    let mut one = [Contact { point: Vec2::ZERO, normal: Vec2::ZERO, depth: 0.0 }; CANDIDATES];
+                    let c = deepest(body, p, shapes);
+                    one[0] = c.unwrap_or(one[0]);
+                    (one, usize::from(c.is_some()))
+                };
                 let depth_here = if n == 0 { 0.0 } else { list[0].depth };
                 if depth_here < best.1 {
                     best = (p, depth_here);
@@ -527,7 +535,7 @@ fn discrete<S: Shape>(
                 // the floor, while the floor's push clears both. When no push clears everything
                 // (a real corner), the deepest goes first and the corner rule below slides.
                 let mut pick = (list[0], deepest(body, p + list[0].normal * list[0].depth, shapes));
-                if pick.1.is_some_and(|c2| c2.depth > tol) {
+                if n > 1 && pick.1.is_some_and(|c2| c2.depth > tol) {
                     let clean = list[1..n].iter().find_map(|c| {
                         let after = deepest(body, p + c.normal * c.depth, shapes);
                         after.is_none_or(|a| a.depth <= tol).then_some((*c, after))
@@ -593,7 +601,7 @@ fn discrete<S: Shape>(
     // step. A move along one surface is never held back this way: pressed into a floor it sank
     // into by rounding, its push out of the floor can lift it by as much as the motion took it
     // along, and the dot product with the motion is then about zero though it slid.
-    if creased && no_headway(center, position, motion, rest_normal, start_depth, tol) {
+    if (creased || !body.clips_start()) && no_headway(center, position, motion, rest_normal, start_depth, tol) {
         position = center;
         depth = start_depth;
     }
@@ -707,8 +715,10 @@ pub(crate) fn swept<S: Shape>(
     let skin = (options.skin * scale).max(4.0 * touch);
     let round = body.round();
     let mut p = center;
-    let rest = deepest_grown(body, p, shapes, touch);
-    let start_depth = rest.map_or(0.0, |c| (c.depth - touch).max(0.0));
+    // A box notes the surface it rests on (see `no_headway`); a disk's move is the plain one.
+    let rest = if body.clips_start() { deepest_grown(body, p, shapes, touch) } else { None };
+    let start_depth =
+        if body.clips_start() { rest.map_or(0.0, |c| (c.depth - touch).max(0.0)) } else { max_depth(body, p, shapes) };
     let rest_normal = rest.filter(|c| c.depth - touch <= tol).map(|c| c.normal);
     // Whether the move met two surfaces at an angle (see `no_headway`).
     let mut creased = false;
@@ -803,8 +813,9 @@ pub(crate) fn swept<S: Shape>(
             n_normals += 1;
         }
     }
-    let end = deepest_grown(body, p, shapes, touch);
-    let mut depth = end.map_or(0.0, |c| (c.depth - touch).max(0.0));
+    let end = if body.clips_start() { deepest_grown(body, p, shapes, touch) } else { None };
+    let mut depth =
+        if body.clips_start() { end.map_or(0.0, |c| (c.depth - touch).max(0.0)) } else { max_depth(body, p, shapes) };
     // Ending against a surface at an angle to the one it started on, which the motion pushes
     // into (by rounding, within the touch margin or the tolerance: the leg along the first
     // ended a hair short of the second, or a hair in it), is a crease met as surely as one hit.
@@ -822,7 +833,7 @@ pub(crate) fn swept<S: Shape>(
     }
     // As in `discrete`: a move from a resolved start that met a crease and gets nowhere keeps
     // the start.
-    if creased && no_headway(center, p, motion, rest_normal, start_depth, tol) {
+    if (creased || !body.clips_start()) && no_headway(center, p, motion, rest_normal, start_depth, tol) {
         p = center;
         depth = start_depth;
     }
