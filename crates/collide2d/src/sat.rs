@@ -156,7 +156,8 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
     // difference of the two points is quantised to a few ulps per axis there.
     // Only a distance of a few dozen spacings of the coordinates is quantised enough to matter.
     let coarse = dist < 64.0 * f32::EPSILON * center.abs().max_element();
-    let inside = if coarse { edge_holding(points, point, body).or_else(|| edge_under(points, body)) } else { None };
+    let inside =
+        if coarse { edge_holding(points, point, body).or_else(|| edge_under(points, body, dist)) } else { None };
     let towards = match inside {
         Some((p, q)) => {
             let n = (q * 0.5 - p * 0.5).perp().normalize_or_zero();
@@ -180,8 +181,13 @@ pub(crate) fn box_contact(points: Points<'_>, center: Vec2, half: Vec2, radius: 
 /// pair search picked a vertex, but the corner is past it over the next edge, and the rounded
 /// closest point on that edge lost the comparison by a spacing (the normal from the vertex was
 /// then a few degrees off, and a box gliding past a polyline's vertex far from the origin dived).
+/// Only an edge as near as the pair found (`dist`, within a few spacings) is such an edge: a far
+/// edge whose line happens to pass under the corner (the other side of a triangle whose top
+/// vertex the box rests on) is not the boundary there, and its normal stopped a box gliding
+/// over a row of triangles.
 #[cold]
-fn edge_under(points: Points<'_>, body: Vec2) -> Option<(Vec2, Vec2)> {
+fn edge_under(points: Points<'_>, body: Vec2, dist: f32) -> Option<(Vec2, Vec2)> {
+    let near = 2.0 * dist + 8.0 * f32::EPSILON * body.abs().max_element();
     let mut best: Option<(f32, (Vec2, Vec2))> = None;
     for i in 0..points.edge_count() {
         let (p, q) = points.edge(i);
@@ -190,7 +196,7 @@ fn edge_under(points: Points<'_>, body: Vec2) -> Option<(Vec2, Vec2)> {
         let s = w.dot(e);
         let n = e.perp().normalize_or_zero();
         let d = w.dot(n).abs();
-        if n != Vec2::ZERO && s > 0.0 && s < e.length_squared() && best.is_none_or(|b| d < b.0) {
+        if n != Vec2::ZERO && s > 0.0 && s < e.length_squared() && d <= near && best.is_none_or(|b| d < b.0) {
             best = Some((d, (p, q)));
         }
     }

@@ -95,12 +95,18 @@ pub(crate) trait Mover: Copy {
     fn cast<S: Shape>(self, shape: &S, center: Vec2, motion: Vec2) -> Option<Hit>;
     /// Length the skin, the tolerance and the touch margin are fractions of.
     fn scale(self) -> f32;
+    /// The largest distance from the centre to a point of the body.
+    fn reach(self) -> f32;
     /// Radius of the rounded parts the glide-past rule of the swept move applies to (see
     /// `passes_by`): a box's corner rounding; 0 for a disk, whose rule is unchanged (an end
     /// within the margin tilts its normal by `sqrt(2 touch / r)` only, `r` its whole radius;
     /// the rule would cost its swept move 15 % more instructions, and the domain runs, far
     /// origins included, have no snag without it).
     fn round(self) -> f32;
+    /// Whether the discrete move first removes the motion into the surface the body rests on
+    /// (see `discrete`): a box's; a disk's contact normals turn smoothly over piece ends, and its
+    /// discrete move is the post's rule unchanged.
+    fn clips_start(self) -> bool;
 }
 
 /// A disk of this radius.
@@ -119,8 +125,14 @@ impl Mover for DiskMover {
     fn scale(self) -> f32 {
         self.0
     }
+    fn reach(self) -> f32 {
+        self.0
+    }
     fn round(self) -> f32 {
         0.0
+    }
+    fn clips_start(self) -> bool {
+        false
     }
 }
 
@@ -158,8 +170,14 @@ impl Mover for BoxMover {
     fn scale(self) -> f32 {
         (self.core + self.radius).min_element()
     }
+    fn reach(self) -> f32 {
+        self.core.length() + self.radius
+    }
     fn round(self) -> f32 {
         self.radius
+    }
+    fn clips_start(self) -> bool {
+        true
     }
 }
 
@@ -176,9 +194,14 @@ pub fn deepest_contact_box<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contac
 }
 
 fn deepest<S: Shape>(body: impl Mover, center: Vec2, shapes: &[S]) -> Option<Contact> {
+    deepest_grown(body, center, shapes, 0.0)
+}
+
+/// The deepest contact of the body grown by `grow`, if any.
+fn deepest_grown<S: Shape>(body: impl Mover, center: Vec2, shapes: &[S], grow: f32) -> Option<Contact> {
     let mut best: Option<Contact> = None;
     for s in shapes {
-        if let Some(c) = body.contact(s, center, 0.0)
+        if let Some(c) = body.contact(s, center, grow)
             && best.is_none_or(|b| c.depth > b.depth)
         {
             best = Some(c);
@@ -237,7 +260,7 @@ pub fn slide_disk<S: Shape>(
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     check(center, radius, motion, options)?;
-    Ok(discrete(DiskMover(radius), center, motion, shapes, options))
+    Ok(discrete(DiskMover(radius), center, motion, shapes, options).0)
 }
 
 /// The discrete slide move of a box: [`slide_disk`]'s rule with box contacts (separating axes
@@ -253,7 +276,7 @@ pub fn slide_box<S: Shape>(
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     let body = check_box(aabb, motion, options)?;
-    Ok(discrete(body, aabb.center(), motion, shapes, options))
+    Ok(discrete(body, aabb.center(), motion, shapes, options).0)
 }
 
 /// The least rounding radius of a box's corners, in units in the last place of the coordinates.
@@ -291,10 +314,154 @@ fn tolerance(options: &SlideOptions, scale: f32, spacing: f32) -> f32 {
 /// resolution lands on one of them, a position touching one wall only; the next push lands on
 /// the other, a step of about the rounding radius sideways, every step. A slide along any
 /// surface keeps the motion's component along it, whose dot product with the motion is its
-/// squared length, so it always makes headway; the test costs one dot product.
+/// squared length, so it always makes headway.
+///
+/// The displacement is measured along the surface the body rests on at the start (`rest`, its
+/// normal), if any: a box pressed steeply into a floor it sank into by rounding (within the
+/// tolerance) is lifted by its push out as much as it is moved along, and the lift, which is
+/// not headway, outweighed a slide of a tenth of the press.
 #[inline]
-fn no_headway(center: Vec2, end: Vec2, motion: Vec2, start_depth: f32, tol: f32) -> bool {
-    start_depth <= tol && motion != Vec2::ZERO && (end - center).dot(motion) <= 0.0
+fn no_headway(center: Vec2, end: Vec2, motion: Vec2, rest: Option<Vec2>, start_depth: f32, tol: f32) -> bool {
+    let moved = end - center;
+    let along = rest.map_or(moved, |n| moved - n * moved.dot(n));
+    start_depth <= tol && motion != Vec2::ZERO && (moved.dot(motion) <= 0.0 || along.dot(motion) <= 0.0)
+}
+
+/// How many contacts, deepest first, the discrete move considers as the push of an iteration.
+const CANDIDATES: usize = 4;
+
+/// The deepest contacts of `body` at `p` against `shapes`, one per direction (normals within a
+/// crease of each other count once, by their deepest), deepest first: at most [`CANDIDATES`],
+/// and how many there are. A box's bottom across a floor of many short pieces meets each of
+/// them with the same up normal; the one piece end it enters sideways must still be seen.
+fn candidates<S: Shape>(body: impl Mover, p: Vec2, shapes: &[S]) -> ([Contact; CANDIDATES], usize) {
+    let none = Contact { point: Vec2::ZERO, normal: Vec2::ZERO, depth: 0.0 };
+    let mut out = [none; CANDIDATES];
+    let mut n = 0;
+    for s in shapes {
+        let Some(c) = body.contact(s, p, 0.0) else { continue };
+        // The slot it takes: that of its direction if listed (only when deeper), else the end
+        // (dropping the shallowest when full).
+        let mut i = match out[..n].iter().position(|o| !crease(o.normal, c.normal)) {
+            Some(k) if out[k].depth >= c.depth => continue,
+            Some(k) => k,
+            None if n < CANDIDATES => {
+                n += 1;
+                n - 1
+            }
+            None if c.depth > out[CANDIDATES - 1].depth => CANDIDATES - 1,
+            None => continue,
+        };
+        // Move it up to keep the list sorted by depth; ties keep slice order.
+        while i > 0 && out[i - 1].depth < c.depth {
+            out[i] = out[i - 1];
+            i -= 1;
+        }
+        out[i] = c;
+    }
+    (out, n)
+}
+
+/// How far `body` at `p` must travel along the unit `dir` to leave every shape it overlaps by
+/// more than `tol`, shapes it meets on the way included: each shape's exit distance is found by
+/// casting the body back toward the point from beyond the shape along `dir` (the first touch of
+/// that cast is where the ray leaves the shape grown by the body, for a convex shape), and the
+/// largest is taken, then again from there while the body still overlaps something (a floor of
+/// pieces, whose next pieces the body enters as it leaves the first). Infinite when that does
+/// not end within a few rounds.
+fn exit_along<S: Shape>(body: impl Mover, p: Vec2, dir: Vec2, shapes: &[S], tol: f32) -> f32 {
+    let mut t = 0.0f32;
+    for _ in 0..8 {
+        let q = p + dir * t;
+        let mut next = t;
+        for s in shapes {
+            if body.contact(s, q, 0.0).is_none_or(|c| c.depth <= tol) {
+                continue;
+            }
+            let b = s.bounds();
+            let l = (q - b.center()).length() + b.size().length() + 2.0 * body.reach() + 1.0;
+            match body.cast(s, q + dir * l, -dir * l) {
+                Some(h) => next = next.max(t + l * (1.0 - h.t)),
+                None => return f32::INFINITY,
+            }
+        }
+        if next <= t {
+            return t;
+        }
+        t = next;
+    }
+    f32::INFINITY
+}
+
+/// The push out of a surface that no single contact names: a box's corner driven into a seam
+/// of a slope, where the piece below the seam offers its up axis and the piece above it its
+/// sideways axis, each shallower than the slope's own normal and neither clearing the other.
+///
+/// The pushes that clear everything along two directions, `n1 d1` and `n2 d2`, both end on the
+/// slope's line, whose normal is therefore perpendicular to their difference and whose distance
+/// is the least push. The two directions start as the two contact normals; while the estimate
+/// does not clear every penetration (the far one left the slope, or left the shapes the caller
+/// passed), the farther sample is replaced by the estimate's own (a secant step). Used only
+/// when the push is no longer than `sqrt(2)` times the deepest contact (a slope, not a corner of
+/// two walls) and it clears every penetration.
+fn face_push<S: Shape>(
+    body: impl Mover,
+    p: Vec2,
+    list: &[Contact],
+    shapes: &[S],
+    tol: f32,
+) -> Option<(Contact, Option<Contact>)> {
+    let n1 = list[0].normal;
+    let n2 = list[1..].iter().map(|c| c.normal).find(|&n| crease(n1, n))?;
+    let most = core::f32::consts::SQRT_2 * list[0].depth + tol;
+    let mut a = (n1, exit_along(body, p, n1, shapes, tol));
+    let mut b = (n2, exit_along(body, p, n2, shapes, tol));
+    for _ in 0..4 {
+        // A direction that never clears (or not within the shapes given) is brought a quarter
+        // radian from the other toward it.
+        if !a.1.is_finite() && !b.1.is_finite() {
+            return None;
+        }
+        let toward = |near: (Vec2, f32), far: (Vec2, f32)| {
+            let t = if near.0.perp().dot(far.0) >= 0.0 { near.0.perp() } else { -near.0.perp() };
+            let dir = near.0 * 0.968_912_4 + t * 0.247_404;
+            (dir, exit_along(body, p, dir, shapes, tol))
+        };
+        if !a.1.is_finite() {
+            a = toward(b, a);
+        } else if !b.1.is_finite() {
+            b = toward(a, b);
+        }
+        if !(a.1.is_finite() && b.1.is_finite()) {
+            return None;
+        }
+        let (pa, pb) = (a.0 * a.1, b.0 * b.1);
+        let mut n = (pb - pa).perp().normalize_or_zero();
+        if n.dot(a.0) < 0.0 {
+            n = -n;
+        }
+        let d = pa.dot(n);
+        if n == Vec2::ZERO || !(d > 0.0 && d <= most) {
+            return None;
+        }
+        let after = deepest(body, p + n * d, shapes);
+        if after.is_none_or(|c| c.depth <= tol) {
+            return Some((Contact { point: p - n * d, normal: n, depth: d }, after));
+        }
+        let sample = (n, exit_along(body, p, n, shapes, tol));
+        if a.1 > b.1 {
+            a = sample;
+        } else {
+            b = sample;
+        }
+    }
+    None
+}
+
+/// Whether two contact normals differ by more than about 3 degrees (a crease, not a seam).
+#[inline]
+fn crease(a: Vec2, b: Vec2) -> bool {
+    a.perp_dot(b).abs() > 0.05 || a.dot(b) < 0.0
 }
 
 fn discrete<S: Shape>(
@@ -303,42 +470,119 @@ fn discrete<S: Shape>(
     motion: Vec2,
     shapes: &[S],
     options: &SlideOptions,
-) -> SlideOutcome {
+) -> (SlideOutcome, bool) {
     let scale = body.scale();
-    let tol = tolerance(options, scale, spacing(center, motion, scale));
-    let start_depth = max_depth(body, center, shapes);
-    let mut p = center + motion;
+    let ulp = spacing(center, motion, scale);
+    let tol = tolerance(options, scale, ulp);
+    let mut first_normal: Option<Vec2> = None;
+    let mut creased = false;
+    let mut rest_normal: Option<Vec2> = None;
+    let mut step = motion;
+    let start_depth = if body.clips_start() {
+        // The leading edge first (a box only): resting on a surface (touching it, or in it by no
+        // more than the tolerance), the motion into that surface is removed before the move, as
+        // the swept move's first leg does. Pressed into a floor of pieces, the box then slides
+        // along it instead of driving its bottom into the floor, where the ends of the next
+        // pieces (entered sideways by as much as the floor from above) offered sideways normals
+        // as deep as the floor's. The touch margin is the swept move's.
+        let touch = (1e-5 * scale).max(2.0 * ulp);
+        let rest = deepest_grown(body, center, shapes, touch);
+        rest_normal = rest.filter(|c| c.depth - touch <= tol).map(|c| c.normal);
+        // A point the rounded corner glides past (the end of a piece a hair above the line,
+        // under the corner's arc, whose normal tilts by up to `sqrt(2 touch / round)`) is not
+        // what the box rests on: the swept move's rule (`passes_by`) tells them apart.
+        if let Some(c) = rest
+            && c.depth - touch <= tol
+            && step.dot(c.normal) < 0.0
+            && !passes_by(&c, step, step.length_squared(), body.round(), touch, tol)
+        {
+            let tangent = c.normal.perp();
+            step = tangent * step.dot(tangent);
+            first_normal = Some(c.normal);
+        }
+        rest.map_or(0.0, |c| (c.depth - touch).max(0.0))
+    } else {
+        max_depth(body, center, shapes)
+    };
+    let mut p = center + step;
     let mut best = (p, f32::INFINITY);
     let mut contacts = 0;
-    let mut last_normal = None;
+    let mut last_normal: Option<Vec2> = None;
     for i in 0..=options.iterations {
-        let (found, depth_here) = match options.order {
+        let (c, depth_here, after) = match options.order {
             Order::DeepestFirst => {
-                let c = deepest(body, p, shapes);
-                (c, c.map_or(0.0, |c| c.depth))
+                // A disk's contact normals turn smoothly over piece ends: the deepest alone.
+                let (list, n) = if body.clips_start() {
+                    candidates(body, p, shapes)
+                } else {
+                    let mut one = [Contact { point: Vec2::ZERO, normal: Vec2::ZERO, depth: 0.0 }; CANDIDATES];
+                    let c = deepest(body, p, shapes);
+                    one[0] = c.unwrap_or(one[0]);
+                    (one, usize::from(c.is_some()))
+                };
+                let depth_here = if n == 0 { 0.0 } else { list[0].depth };
+                if depth_here < best.1 {
+                    best = (p, depth_here);
+                }
+                if n == 0 || depth_here <= tol || i == options.iterations {
+                    break;
+                }
+                // Necessary corrections first: of the contacts, deepest first, the first whose
+                // push alone leaves no penetration beyond the tolerance. Where two are equally
+                // deep (a box landing at 45 degrees on a floor of pieces: the end of a piece
+                // entered sideways by exactly as much as the floor was entered from above), the
+                // piece end's sideways normal is not a wall: pushing along it leaves the box in
+                // the floor, while the floor's push clears both. When no push clears everything
+                // (a real corner), the deepest goes first and the corner rule below slides.
+                let mut pick = (list[0], deepest(body, p + list[0].normal * list[0].depth, shapes));
+                if n > 1 && pick.1.is_some_and(|c2| c2.depth > tol) {
+                    let clean = list[1..n].iter().find_map(|c| {
+                        let after = deepest(body, p + c.normal * c.depth, shapes);
+                        after.is_none_or(|a| a.depth <= tol).then_some((*c, after))
+                    });
+                    if let Some(c) = clean {
+                        pick = c;
+                    } else if let Some(c) = face_push(body, p, &list[..n], shapes, tol) {
+                        // Two creased contacts gave this push: a slope's seam, or the apex of a
+                        // shallow V, whose chord it is; the move counts as meeting a crease.
+                        pick = c;
+                        creased = true;
+                    }
+                }
+                (pick.0, depth_here, pick.1)
             }
-            Order::FirstFound => (shapes.iter().find_map(|s| body.contact(s, p, 0.0)), max_depth(body, p, shapes)),
+            Order::FirstFound => {
+                let depth_here = max_depth(body, p, shapes);
+                if depth_here < best.1 {
+                    best = (p, depth_here);
+                }
+                let found = shapes.iter().find_map(|s| body.contact(s, p, 0.0));
+                let Some(c) = found else { break };
+                if depth_here <= tol || i == options.iterations {
+                    break;
+                }
+                (c, depth_here, None)
+            }
         };
-        if depth_here < best.1 {
-            best = (p, depth_here);
-        }
-        let Some(c) = found else { break };
-        if depth_here <= tol || i == options.iterations {
-            break;
-        }
+        let _ = depth_here;
         p += c.normal * c.depth;
         contacts += 1;
         last_normal = Some(c.normal);
+        match first_normal {
+            None => first_normal = Some(c.normal),
+            Some(f) => creased |= crease(f, c.normal),
+        }
         // A corner (a second contact whose normal differs by more than 3 degrees): slide along
         // the first surface out of the second instead of bouncing between them, which
         // converges slowly and jitters from step to step.
         if options.order == Order::DeepestFirst
-            && let Some(c2) = deepest(body, p, shapes)
+            && let Some(c2) = after
             && c2.depth > tol
         {
             let along = c.normal.perp();
             let k = along.dot(c2.normal);
             if c.normal.perp_dot(c2.normal).abs() > 0.05 {
+                creased = true;
                 let e = along * (c2.depth / k);
                 if e.length() <= scale {
                     p += e;
@@ -351,14 +595,17 @@ fn discrete<S: Shape>(
         position = center;
         depth = start_depth;
     }
-    // A move from a resolved start that gets nowhere along the motion keeps its start (see
-    // `no_headway`): pushed into the apex of a V, a box's corner has two equally deep ways out,
-    // up and sideways, and the move would alternate between them from step to step.
-    if no_headway(center, position, motion, start_depth, tol) {
+    // A move from a resolved start that met a crease and gets nowhere along the motion keeps
+    // its start (see `no_headway`): pushed into the apex of a V, a box's corner has two equally
+    // deep ways out, up and sideways, and the move would alternate between them from step to
+    // step. A move along one surface is never held back this way: pressed into a floor it sank
+    // into by rounding, its push out of the floor can lift it by as much as the motion took it
+    // along, and the dot product with the motion is then about zero though it slid.
+    if (creased || !body.clips_start()) && no_headway(center, position, motion, rest_normal, start_depth, tol) {
         position = center;
         depth = start_depth;
     }
-    SlideOutcome { position, depth, resolved: depth <= tol, contacts, last_normal }
+    (SlideOutcome { position, depth, resolved: depth <= tol, contacts, last_normal }, creased)
 }
 
 /// Swept slide move: the disk travels along `motion`, stops at the first touch (so it never
@@ -413,6 +660,18 @@ const PARALLEL: f32 = 1e-5;
 /// about `ulp / L`, 1e-3 for unit pieces at 8200.
 const BEND: f32 = 1e-3;
 
+/// Whether a first touch with `normal` stops the motion `rem` (of squared length `len2`): a
+/// touch whose normal is perpendicular to the motion, within rounding, does not. The shapes are
+/// convex, so a path that first meets one along a tangent (a rounded corner gliding exactly over
+/// the end of the next piece of a floor, a face parallel to the motion) never enters it: taking
+/// such a touch as a hit ended a leg at every piece end, and a fast box gliding over a floor of
+/// short pieces ran out of legs.
+#[inline]
+fn opposes(normal: Vec2, rem: Vec2, len2: f32) -> bool {
+    let into = normal.dot(rem);
+    into < 0.0 && into * into > (PARALLEL * PARALLEL) * len2
+}
+
 /// Whether a contact `c` found with the touch margin `touch` is one the motion `rem` (of squared
 /// length `len2`) glides past rather than into: the body, whose rounded part has radius `round`,
 /// does not reach the obstacle (the contact's depth is within the margin), and the path of the
@@ -456,9 +715,17 @@ pub(crate) fn swept<S: Shape>(
     let skin = (options.skin * scale).max(4.0 * touch);
     let round = body.round();
     let mut p = center;
-    let start_depth = max_depth(body, p, shapes);
+    // A box notes the surface it rests on (see `no_headway`); a disk's move is the plain one.
+    let rest = if body.clips_start() { deepest_grown(body, p, shapes, touch) } else { None };
+    let start_depth =
+        if body.clips_start() { rest.map_or(0.0, |c| (c.depth - touch).max(0.0)) } else { max_depth(body, p, shapes) };
+    let rest_normal = rest.filter(|c| c.depth - touch <= tol).map(|c| c.normal);
+    // Whether the move met two surfaces at an angle (see `no_headway`).
+    let mut creased = false;
     if start_depth > tol {
-        p = discrete(body, p, Vec2::ZERO, shapes, options).position;
+        let (out, bent) = discrete(body, p, Vec2::ZERO, shapes, options);
+        p = out.position;
+        creased |= bent;
     }
     let mut rem = motion;
     let mut normals: [(Vec2, f32); 8] = [(Vec2::ZERO, 0.0); 8];
@@ -492,6 +759,7 @@ pub(crate) fn swept<S: Shape>(
                 }
             } else if let Some(h) = body.cast(s, p, rem)
                 && hit.is_none_or(|b| h.t < b.0)
+                && opposes(h.normal, rem, len2)
             {
                 hit = Some((h.t, h.normal, 0.0, s));
             }
@@ -536,6 +804,7 @@ pub(crate) fn swept<S: Shape>(
         // by up to `ulp / size`. A crease far from the origin must exceed twice both together.
         let wobble = ulp / shape.bounds().size().length().min(scale);
         let back = |v: Vec2, &(m, w): &(Vec2, f32)| v.dot(m) < -BEND.max(2.0 * (w + wobble)) * v.length();
+        creased |= normals[..n_normals].iter().any(|m| crease(m.0, normal));
         if normals[..n_normals].iter().any(|m| back(rem, m) || back(whole, m)) {
             rem = Vec2::ZERO;
         }
@@ -544,14 +813,27 @@ pub(crate) fn swept<S: Shape>(
             n_normals += 1;
         }
     }
-    let mut depth = max_depth(body, p, shapes);
+    let end = if body.clips_start() { deepest_grown(body, p, shapes, touch) } else { None };
+    let mut depth =
+        if body.clips_start() { end.map_or(0.0, |c| (c.depth - touch).max(0.0)) } else { max_depth(body, p, shapes) };
+    // Ending against a surface at an angle to the one it started on, which the motion pushes
+    // into (by rounding, within the touch margin or the tolerance: the leg along the first
+    // ended a hair short of the second, or a hair in it), is a crease met as surely as one hit.
+    if let (Some(c), Some(n)) = (end, rest_normal)
+        && c.normal.dot(motion) < 0.0
+        && crease(n, c.normal)
+    {
+        creased = true;
+    }
     if depth > tol {
-        let fixed = discrete(body, p, Vec2::ZERO, shapes, &SlideOptions { iterations: 4, ..*options });
+        let (fixed, bent) = discrete(body, p, Vec2::ZERO, shapes, &SlideOptions { iterations: 4, ..*options });
+        creased |= bent;
         p = fixed.position;
         depth = fixed.depth;
     }
-    // As in `discrete`: a move from a resolved start that gets nowhere keeps the start.
-    if no_headway(center, p, motion, start_depth, tol) {
+    // As in `discrete`: a move from a resolved start that met a crease and gets nowhere keeps
+    // the start.
+    if (creased || !body.clips_start()) && no_headway(center, p, motion, rest_normal, start_depth, tol) {
         p = center;
         depth = start_depth;
     }
