@@ -102,9 +102,17 @@ impl Thing {
     /// As `dyn Reflect::set_text`.
     pub fn set_text(&mut self, path: &str, text: &str) -> Result<(), Error> {
         self.value.set_text(path, text)?;
-        let top = path.split(['.', '[']).next().unwrap_or(path);
-        self.rejected.retain(|p| p.name != top);
+        self.forget_rejected(path);
         Ok(())
+    }
+
+    /// Forgets the rejected text of the parameter `path` is in (its first segment), once its
+    /// value was set another way (an inspector editing [`value`](Self::value) directly): a save
+    /// then writes the value instead of the text.
+    pub fn forget_rejected(&mut self, path: &str) {
+        let top = path.split(['.', '[']).next().unwrap_or(path);
+        let top = if top.is_empty() { VALUE_PARAM } else { top };
+        self.rejected.retain(|p| p.name != top);
     }
 
     /// The thing's parameters: one per top-level field of a struct kind (in declaration

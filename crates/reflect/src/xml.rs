@@ -246,14 +246,16 @@ fn param_name(thing: &Thing, index: usize) -> &'static str {
 /// `text` ends with a line break and blanks.
 fn line_indent(text: &str) -> Option<&str> {
     let nl = text.rfind('\n')?;
-    let rest = &text[nl..];
-    rest[1..].chars().all(|c| c == ' ' || c == '\t').then_some(rest)
+    let blanks = text[nl + 1..].chars().all(|c| c == ' ' || c == '\t');
+    // A line break written `\r\n` is copied whole.
+    let from = if text[..nl].ends_with('\r') { nl - 1 } else { nl };
+    blanks.then_some(&text[from..])
 }
 
 /// The indentation before a thing's start tag (`"  "`), from the text before it.
 fn thing_indent(before: &[Chunk]) -> &str {
     match before.last() {
-        Some(Chunk::Text(t)) => line_indent(t).map_or("  ", |s| s.trim_start_matches(['\n', '\r'])),
+        Some(Chunk::Text(t)) => line_indent(t).map_or("  ", |s| s.trim_start_matches(['\r', '\n'])),
         _ => "  ",
     }
 }
