@@ -1056,6 +1056,7 @@ impl<'a> Loader<'a> {
             Element::Unknown(param) => Piece::Unknown { param, text },
             Element::Param { index, value, rejected } => {
                 // Given again: the earlier element is no longer the parameter's, it stays as text.
+                // (`Thing::rejected` is rebuilt from the pieces left when the thing ends.)
                 if index.is_some() {
                     for p in &mut src.pieces {
                         if let Piece::Param { index: i, text, .. } = p
@@ -1085,6 +1086,17 @@ impl<'a> Loader<'a> {
                     }
                     src.end_tag = self.slice(start, end).to_string();
                 }
+                // What did not read is what the parameter elements still in use hold (an
+                // element given again later is only text now).
+                let mut thing = thing;
+                thing.rejected = src
+                    .pieces
+                    .iter()
+                    .filter_map(|p| match p {
+                        Piece::Param { rejected: Some((param, _)), .. } => Some(param.clone()),
+                        _ => None,
+                    })
+                    .collect();
                 let mut covered = vec![false; seen.len()];
                 let mut buf = String::new();
                 for piece in &mut src.pieces {
@@ -1102,7 +1114,6 @@ impl<'a> Loader<'a> {
                     src.absent.push((i, buf.clone()));
                 }
                 report_missing(&thing, &seen, at, &mut self.report);
-                let mut thing = thing;
                 thing.source = Some(src);
                 self.doc.things.push(thing);
                 self.mark = end;
