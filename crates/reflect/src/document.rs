@@ -202,7 +202,7 @@ impl Thing {
                 match piece {
                     Piece::Element { name, text } => out.push(Kept {
                         name: name.clone(),
-                        text: text.clone(),
+                        text: src.at(text).into(),
                         problem: String::from("an element this format does not have; kept as written"),
                     }),
                     Piece::Param { rejected: Some((param, why)), .. } if self.rejected.contains(param) => {

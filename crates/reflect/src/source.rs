@@ -34,26 +34,28 @@ pub(crate) struct DocSource {
     pub comments_read: usize,
 }
 
-/// One part of a thing's content, in file order.
+/// One part of a thing's content, in file order. Ranges are byte ranges of
+/// [`ThingSource::text`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Piece {
     /// Written back as it is: whitespace, comments, text, a parameter given again later.
-    Text(String),
+    Text(Range<usize>),
     /// An element the format does not have here (or a parameter element lacking its
     /// attributes): written back as it is.
-    Element { name: String, text: String },
+    Element { name: String, text: Range<usize> },
     /// A parameter the kind does not have: written back while [`crate::Thing::unknown`] holds it.
-    Unknown { param: Param, text: String },
+    Unknown { param: Param, text: Range<usize> },
     /// A parameter element.
     Param {
         /// The parameter's index (`None`: a `<rejected>` element naming no parameter).
         index: Option<usize>,
-        /// The element as written.
-        text: String,
-        /// Where its `value` attribute's value is in `text`.
+        /// The element.
+        text: Range<usize>,
+        /// Its `value` attribute's value, as written.
         value: Option<Range<usize>>,
-        /// The parameter's text form once the thing was loaded (unchanged: written as is).
-        read: String,
+        /// The parameter's text form once the thing was loaded (unchanged: written as is);
+        /// `None` when it is the value as written.
+        read: Option<String>,
         /// The value did not read: the parameter and why (written back while
         /// [`crate::Thing::rejected`] holds it).
         rejected: Option<(Param, String)>,
@@ -63,19 +65,31 @@ pub(crate) enum Piece {
 /// How a thing was written.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub(crate) struct ThingSource {
-    /// Text since the previous thing (or the root's start tag).
+    /// Chunks since the previous thing (or the root's start tag) up to `lead`: only when a
+    /// thing of an unknown kind comes between.
     pub before: Vec<Chunk>,
-    /// The start tag as written (ends with `/>` when `end_tag` is empty).
-    pub start_tag: String,
-    /// Where the `name` attribute's value is in `start_tag`.
+    /// The thing as written, from the end of `before` to the end of its end tag.
+    pub text: String,
+    /// The text before the start tag (whitespace, comments, elements the format does not have).
+    pub lead: Range<usize>,
+    /// The start tag (ends with `/>` when `end_tag` is empty).
+    pub start_tag: Range<usize>,
+    /// Where the `name` attribute's value is.
     pub name_value: Option<Range<usize>>,
     /// The name as read.
     pub name_read: String,
     /// The content.
     pub pieces: Vec<Piece>,
-    /// The end tag as written (empty for `<thing …/>`).
-    pub end_tag: String,
+    /// The end tag (empty for `<thing …/>`).
+    pub end_tag: Range<usize>,
     /// Parameters missing from the file, with their text form once loaded: written only once
     /// they differ from it.
     pub absent: Vec<(usize, String)>,
+}
+
+impl ThingSource {
+    /// The text in `range` (empty when out of range).
+    pub fn at(&self, range: &Range<usize>) -> &str {
+        self.text.get(range.clone()).unwrap_or_default()
+    }
 }

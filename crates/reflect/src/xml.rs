@@ -253,11 +253,13 @@ fn line_indent(text: &str) -> Option<&str> {
 }
 
 /// The indentation before a thing's start tag (`"  "`), from the text before it.
-fn thing_indent(before: &[Chunk]) -> &str {
-    match before.last() {
-        Some(Chunk::Text(t)) => line_indent(t).map_or("  ", |s| s.trim_start_matches(['\r', '\n'])),
-        _ => "  ",
-    }
+fn thing_indent(src: &ThingSource) -> &str {
+    let lead = match src.before.last() {
+        _ if !src.lead.is_empty() => src.at(&src.lead),
+        Some(Chunk::Text(t)) => t,
+        _ => "",
+    };
+    line_indent(lead).map_or("  ", |s| s.trim_start_matches(['\r', '\n']))
 }
 
 /// A parameter element as written with its value replaced by `value` (and `<rejected>`
@@ -320,124 +322,139 @@ fn write_chunks(out: &mut String, chunks: &[Chunk], raws: &[RawThing], raws_left
 }
 
 /// Writes a thing read from a file: its text as written, with what was edited since replaced.
-fn write_sourced_thing(out: &mut String, thing: &Thing, src: &ThingSource, raws: &[RawThing], raws_left: &mut [bool]) {
+/// `current` is a scratch buffer.
+fn write_sourced_thing(
+    out: &mut String,
+    thing: &Thing,
+    src: &ThingSource,
+    (raws, raws_left): (&[RawThing], &mut [bool]),
+    current: &mut String,
+) {
     write_chunks(out, &src.before, raws, raws_left);
+    out.push_str(src.at(&src.lead));
     // The start tag, with the name replaced when it was edited.
-    let mut start_tag = String::new();
+    let tag = src.at(&src.start_tag);
     if thing.name == src.name_read {
-        start_tag.push_str(&src.start_tag);
-    } else if let Some(span) = src.name_value.clone().filter(|s| src.start_tag.get(s.clone()).is_some()) {
-        start_tag.push_str(&src.start_tag[..span.start]);
-        escape_attr(&thing.name, &mut start_tag);
-        start_tag.push_str(&src.start_tag[span.end..]);
+        out.push_str(tag);
+    } else if let Some(span) = src
+        .name_value
+        .as_ref()
+        .and_then(|s| Some(s.start.checked_sub(src.start_tag.start)?..s.end.checked_sub(src.start_tag.start)?))
+        .filter(|s| tag.get(s.clone()).is_some())
+    {
+        out.push_str(&tag[..span.start]);
+        escape_attr(&thing.name, out);
+        out.push_str(&tag[span.end..]);
     } else {
-        let at = if src.start_tag.ends_with("/>") { src.start_tag.len() - 2 } else { src.start_tag.len() - 1 };
-        start_tag.push_str(&src.start_tag[..at]);
-        start_tag.push_str(" name=\"");
-        escape_attr(&thing.name, &mut start_tag);
-        start_tag.push('"');
-        start_tag.push_str(&src.start_tag[at..]);
+        let at = if tag.ends_with("/>") { tag.len() - 2 } else { tag.len().saturating_sub(1) };
+        out.push_str(&tag[..at]);
+        out.push_str(" name=\"");
+        escape_attr(&thing.name, out);
+        out.push('"');
+        out.push_str(&tag[at..]);
     }
 
     // The content, each parameter as written unless it changed.
     let mut unknown_left = vec![true; thing.unknown.len()];
     let mut rejected_left = vec![true; thing.rejected.len()];
-    let mut body = String::new();
-    let mut current = String::new();
     // Where new elements go: before the whitespace that ends the content, indented as the
     // last element is.
     let mut indent: Option<&str> = None;
-    let mut last_text_start = None;
+    let mut last_text_at = None;
     for (i, piece) in src.pieces.iter().enumerate() {
-        let is_last = i + 1 == src.pieces.len();
         match piece {
             Piece::Text(t) => {
-                if is_last && t.trim().is_empty() {
-                    last_text_start = Some(body.len());
+                let t = src.at(t);
+                if i + 1 == src.pieces.len() && t.trim().is_empty() {
+                    last_text_at = Some(out.len());
                 }
-                body.push_str(t);
+                out.push_str(t);
                 continue;
             }
-            Piece::Element { text, .. } => body.push_str(text),
+            Piece::Element { text, .. } => out.push_str(src.at(text)),
             Piece::Unknown { param, text } => {
                 if take(&thing.unknown, &mut unknown_left, param) {
-                    body.push_str(text);
+                    out.push_str(src.at(text));
                 }
             }
             Piece::Param { index, text, value, read, rejected } => {
                 let still_rejected =
                     rejected.as_ref().is_some_and(|(p, _)| take(&thing.rejected, &mut rejected_left, p));
                 match index {
-                    _ if still_rejected => body.push_str(text),
+                    _ if still_rejected => out.push_str(src.at(text)),
                     None => {} // a `<rejected>` element of no parameter, no longer held
                     Some(index) => {
-                        thing.param_text(*index, &mut current);
-                        if rejected.is_none() && current == *read {
-                            body.push_str(text);
+                        thing.param_text(*index, current);
+                        let as_read = match (read, value) {
+                            (Some(read), _) => read.as_str(),
+                            (None, Some(value)) => src.at(value),
+                            (None, None) => "",
+                        };
+                        if rejected.is_none() && *current == *as_read {
+                            out.push_str(src.at(text));
                         } else {
-                            edited_param(&mut body, text, value.as_ref(), param_name(thing, *index), &current);
+                            let element = src.at(text);
+                            let span = value.as_ref().map(|v| v.start - text.start..v.end - text.start);
+                            edited_param(out, element, span.as_ref(), param_name(thing, *index), current);
                         }
                     }
                 }
             }
         }
         if let Some(Piece::Text(t)) = i.checked_sub(1).and_then(|j| src.pieces.get(j)) {
-            indent = line_indent(t).or(indent);
+            indent = line_indent(src.at(t)).or(indent);
         }
     }
 
     // What the text does not hold: parameters that were missing and have been set since,
     // unknown and rejected parameters added in code.
-    let mut added = String::new();
-    let thing_indent = thing_indent(&src.before);
+    let thing_indent = thing_indent(src);
+    let fallback;
     let new_line = match indent {
-        Some(i) => String::from(i),
-        None => std::format!("\n{thing_indent}  "),
+        Some(i) => i,
+        None => {
+            fallback = std::format!("\n{thing_indent}  ");
+            &fallback
+        }
     };
+    let mut added = String::new();
     for (index, read) in &src.absent {
-        thing.param_text(*index, &mut current);
-        if current != *read {
-            added.push_str(&new_line);
-            write_param(&mut added, "parameter", param_name(thing, *index), &current);
+        thing.param_text(*index, current);
+        if *current != *read {
+            added.push_str(new_line);
+            write_param(&mut added, "parameter", param_name(thing, *index), current);
         }
     }
     for (p, _) in thing.unknown.iter().zip(&unknown_left).filter(|(_, l)| **l) {
-        added.push_str(&new_line);
+        added.push_str(new_line);
         write_param(&mut added, "parameter", &p.name, &p.value);
     }
     for (p, _) in thing.rejected.iter().zip(&rejected_left).filter(|(_, l)| **l) {
-        added.push_str(&new_line);
+        added.push_str(new_line);
         write_param(&mut added, "rejected", &p.name, &p.value);
     }
 
     if src.end_tag.is_empty() {
         // Written `<thing …/>`: opened when something must go inside.
-        if added.is_empty() {
-            out.push_str(&start_tag);
-            return;
+        if !added.is_empty() {
+            if out.ends_with("/>") {
+                out.truncate(out.len() - 2);
+            }
+            out.push('>');
+            out.push_str(&added);
+            out.push('\n');
+            out.push_str(thing_indent);
+            out.push_str("</thing>");
         }
-        let open = start_tag.strip_suffix("/>").unwrap_or(&start_tag);
-        out.push_str(open);
-        out.push('>');
-        out.push_str(&added);
-        out.push('\n');
-        out.push_str(thing_indent);
-        out.push_str("</thing>");
         return;
     }
-    out.push_str(&start_tag);
-    match last_text_start {
-        Some(at) => {
-            out.push_str(&body[..at]);
-            out.push_str(&added);
-            out.push_str(&body[at..]);
-        }
-        None => {
-            out.push_str(&body);
-            out.push_str(&added);
+    if !added.is_empty() {
+        match last_text_at {
+            Some(at) => out.insert_str(at, &added),
+            None => out.push_str(&added),
         }
     }
-    out.push_str(&src.end_tag);
+    out.push_str(src.at(&src.end_tag));
 }
 
 impl Document {
@@ -452,18 +469,28 @@ impl Document {
     #[must_use]
     pub fn to_xml(&self) -> String {
         let mut out = String::with_capacity(64 + self.things.len() * 160);
-        let mut body = String::new();
+        match &self.source {
+            // An empty root (`<things/>`) is opened, and closed again if nothing goes inside.
+            Some(src) if src.root_empty => {
+                out.push_str(src.head.strip_suffix("/>").unwrap_or(&src.head));
+                out.push('>');
+            }
+            Some(src) => out.push_str(&src.head),
+            None => out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<things>"),
+        }
+        let body_at = out.len();
         let mut raws_left = vec![true; self.unknown.len()];
+        let mut current = String::new();
         let comments_from = self.source.as_ref().map_or(0, |s| s.comments_read.min(self.comments.len()));
         for c in &self.comments[comments_from..] {
-            body.push_str("\n  <!--");
-            body.push_str(c);
-            body.push_str("-->");
+            out.push_str("\n  <!--");
+            out.push_str(c);
+            out.push_str("-->");
         }
         for thing in &self.things {
             match &thing.source {
-                Some(src) => write_sourced_thing(&mut body, thing, src, &self.unknown, &mut raws_left),
-                None => write_canonical_thing(&mut body, thing),
+                Some(src) => write_sourced_thing(&mut out, thing, src, (&self.unknown, &mut raws_left), &mut current),
+                None => write_canonical_thing(&mut out, thing),
             }
         }
         let mut tail = String::new();
@@ -471,31 +498,25 @@ impl Document {
             write_chunks(&mut tail, &src.tail, &self.unknown, &mut raws_left);
         }
         for (raw, _) in self.unknown.iter().zip(&raws_left).filter(|(_, l)| **l) {
-            write_thing_start(&mut body, &raw.kind, &raw.name);
+            write_thing_start(&mut out, &raw.kind, &raw.name);
             for p in &raw.params {
-                body.push_str("\n    ");
-                write_param(&mut body, "parameter", &p.name, &p.value);
+                out.push_str("\n    ");
+                write_param(&mut out, "parameter", &p.name, &p.value);
             }
-            body.push_str("\n  </thing>");
+            out.push_str("\n  </thing>");
         }
         match &self.source {
-            Some(src) if src.root_empty && !body.is_empty() => {
-                out.push_str(src.head.strip_suffix("/>").unwrap_or(&src.head));
-                out.push('>');
-                out.push_str(&body);
+            Some(src) if src.root_empty && out.len() == body_at => {
+                out.truncate(body_at - 1);
+                out.push_str("/>");
+            }
+            Some(src) if src.root_empty => {
                 out.push_str("\n</");
                 out.push_str(&src.root);
                 out.push('>');
             }
-            Some(src) => {
-                out.push_str(&src.head);
-                out.push_str(&body);
-            }
-            None => {
-                out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<things>");
-                out.push_str(&body);
-                out.push_str("\n</things>\n");
-            }
+            Some(_) => {}
+            None => out.push_str("\n</things>\n"),
         }
         out.push_str(&tail);
         out
@@ -617,6 +638,7 @@ enum Current {
         thing: Thing,
         seen: Vec<bool>,
         at: At,
+        /// Its source; ranges are offsets in the document until the thing ends.
         src: Box<ThingSource>,
         /// The element directly inside the thing being read: where it starts and what it is.
         element: Option<(usize, Element)>,
@@ -863,7 +885,7 @@ impl<'a> Loader<'a> {
         if let Current::Thing { src, .. } = &mut self.current
             && !text.is_empty()
         {
-            src.pieces.push(Piece::Text(text.to_string()));
+            src.pieces.push(Piece::Text(self.mark..to));
         }
         self.mark = to.max(self.mark);
     }
@@ -884,8 +906,10 @@ impl<'a> Loader<'a> {
         let piece = depth == 2 && self.skip_from.is_none() && matches!(self.current, Current::Thing { .. });
         if piece {
             self.flush_piece_text(start);
+            // (A parameter element's kind is set when its attributes are read.)
+            let other = if matches!(name, "parameter" | "rejected") { String::new() } else { excerpt(name) };
             if let Current::Thing { element, .. } = &mut self.current {
-                *element = Some((start, Element::Other(excerpt(name))));
+                *element = Some((start, Element::Other(other)));
             }
         }
         self.open_element(e, name, at, empty)?;
@@ -938,16 +962,19 @@ impl<'a> Loader<'a> {
                 let (thing_name, name_value) = thing_name.map_or((String::new(), None), |n| (n.text, n.span));
                 self.current = match kind.as_deref().map(|k| self.registry.create(k)) {
                     Some(Ok(value)) => {
-                        self.flush_chunk_text(start);
+                        let params = param_count(&*value);
                         let src = Box::new(ThingSource {
                             before: core::mem::take(&mut self.pending),
-                            start_tag: self.slice(start, end).to_string(),
-                            name_value: name_value.map(|s| s.start - start..s.end - start),
+                            lead: self.mark..start,
+                            start_tag: start..end,
+                            name_value,
                             name_read: thing_name.clone(),
+                            // An element and the text before it per parameter, and the end.
+                            pieces: Vec::with_capacity(2 * params + 1),
                             ..ThingSource::default()
                         });
                         self.mark = end;
-                        let seen = vec![false; param_count(&*value)];
+                        let seen = vec![false; params];
                         Current::Thing { thing: Thing::new(thing_name, value), seen, at, src, element: None }
                     }
                     Some(Err(_)) => {
@@ -975,10 +1002,13 @@ impl<'a> Loader<'a> {
                 self.report_attributes(pname.as_ref().map(|p| p.text.as_str()), unknown);
                 let (Some(pname), Some(value)) = (pname, value) else {
                     self.problem(at, None, ProblemKind::MissingAttribute("name` or `value"));
+                    if let Current::Thing { element: Some((_, slot)), .. } = &mut self.current {
+                        *slot = Element::Other(name.to_string());
+                    }
                     return Ok(());
                 };
                 let param = Param { name: pname.text, value: value.text };
-                let span = value.span.map(|s| s.start - start..s.end - start);
+                let span = value.span;
                 let rejected = name == "rejected";
                 let kind = match &mut self.current {
                     Current::Thing { thing, seen, .. } => {
@@ -993,15 +1023,17 @@ impl<'a> Loader<'a> {
                             self.problem(at, Some(pname), ProblemKind::StillRejected);
                             Some(Element::Param { index, value: span, rejected: Some((param, why)) })
                         } else {
-                            let kept = param.clone();
+                            // The parameter is copied only when it is kept (unknown or unread).
                             Some(match apply_param(thing, seen, param, value.at, &mut self.report) {
-                                Applied::Unknown => Element::Unknown(kept),
+                                Applied::Unknown => Element::Unknown(thing.unknown.last().cloned().unwrap_or_default()),
                                 Applied::Set(index) => {
                                     Element::Param { index: Some(index), value: span, rejected: None }
                                 }
-                                Applied::Rejected(index, why) => {
-                                    Element::Param { index: Some(index), value: span, rejected: Some((kept, why)) }
-                                }
+                                Applied::Rejected(index, why) => Element::Param {
+                                    index: Some(index),
+                                    value: span,
+                                    rejected: Some((thing.rejected.last().cloned().unwrap_or_default(), why)),
+                                },
                             })
                         }
                     }
@@ -1050,7 +1082,7 @@ impl<'a> Loader<'a> {
         let end = self.event.1;
         let Current::Thing { src, element, .. } = &mut self.current else { return };
         let Some((start, kind)) = element.take() else { return };
-        let text = self.text.get(start..end).unwrap_or_default().to_string();
+        let text = start..end;
         let piece = match kind {
             Element::Other(name) => Piece::Element { name, text },
             Element::Unknown(param) => Piece::Unknown { param, text },
@@ -1062,11 +1094,11 @@ impl<'a> Loader<'a> {
                         if let Piece::Param { index: i, text, .. } = p
                             && *i == index
                         {
-                            *p = Piece::Text(core::mem::take(text));
+                            *p = Piece::Text(text.clone());
                         }
                     }
                 }
-                Piece::Param { index, text, value, read: String::new(), rejected }
+                Piece::Param { index, text, value, read: None, rejected }
             }
         };
         src.pieces.push(piece);
@@ -1078,13 +1110,13 @@ impl<'a> Loader<'a> {
         match std::mem::replace(&mut self.current, Current::None) {
             // Missing parameters are reported at the thing's start tag.
             Current::Thing { thing, seen, at, mut src, element: _ } => {
+                let origin = src.lead.start;
                 if start >= self.mark {
                     // `</thing>`: the text before it is the content's last piece.
-                    let text = self.slice(self.mark, start);
-                    if !text.is_empty() {
-                        src.pieces.push(Piece::Text(text.to_string()));
+                    if start > self.mark {
+                        src.pieces.push(Piece::Text(self.mark..start));
                     }
-                    src.end_tag = self.slice(start, end).to_string();
+                    src.end_tag = start..end;
                 }
                 // What did not read is what the parameter elements still in use hold (an
                 // element given again later is only text now).
@@ -1100,18 +1132,47 @@ impl<'a> Loader<'a> {
                 let mut covered = vec![false; seen.len()];
                 let mut buf = String::new();
                 for piece in &mut src.pieces {
-                    if let Piece::Param { index: Some(i), read, rejected, .. } = piece {
+                    if let Piece::Param { index: Some(i), read, rejected, value, .. } = piece {
                         if let Some(c) = covered.get_mut(*i) {
                             *c = true;
                         }
                         if rejected.is_none() {
-                            thing.param_text(*i, read);
+                            // The text form once loaded; kept only where it is not the value
+                            // as written (`1.50`, an escaped character).
+                            thing.param_text(*i, &mut buf);
+                            let written = value.as_ref().map(|v| self.slice(v.start, v.end));
+                            let same = written.is_some_and(|w| w == buf && !w.contains(['&', '\t', '\n', '\r']));
+                            *read = (!same).then(|| buf.clone());
                         }
                     }
                 }
                 for (i, _) in covered.iter().enumerate().filter(|(i, c)| !**c && !seen[*i]) {
                     thing.param_text(i, &mut buf);
                     src.absent.push((i, buf.clone()));
+                }
+                // Ranges from here on are offsets in the thing's own text.
+                let shift = |r: &mut core::ops::Range<usize>| *r = r.start - origin..r.end - origin;
+                src.text = self.slice(origin, end).to_string();
+                shift(&mut src.start_tag);
+                shift(&mut src.lead);
+                if let Some(r) = &mut src.name_value {
+                    shift(r);
+                }
+                if src.end_tag.is_empty() {
+                    src.end_tag = 0..0;
+                } else {
+                    shift(&mut src.end_tag);
+                }
+                for piece in &mut src.pieces {
+                    match piece {
+                        Piece::Text(r) | Piece::Element { text: r, .. } | Piece::Unknown { text: r, .. } => shift(r),
+                        Piece::Param { text, value, .. } => {
+                            shift(text);
+                            if let Some(v) = value {
+                                shift(v);
+                            }
+                        }
+                    }
                 }
                 report_missing(&thing, &seen, at, &mut self.report);
                 thing.source = Some(src);

@@ -314,17 +314,25 @@ proptest! {
         star in thing().prop_filter("a star", |t| t.starts_with("<thing kind=\"Star\"")),
         pick in any::<prop::sample::Index>(),
         radius in -1e3f32..1e3,
+        rename in any::<bool>(),
     ) {
         // At least one star to edit.
         let text = text.replacen("<things>", &format!("<things>{star}"), 1);
         let (mut doc, _) = load(&text);
         let i = pick.index(doc.things.len());
-        doc.things[i].set_text("radius", &radius.to_string()).unwrap();
+        if rename {
+            doc.things[i].name = format!("renamed <{radius}> & \"co\"");
+        } else {
+            doc.things[i].set_text("radius", &radius.to_string()).unwrap();
+        }
+        let names: Vec<String> = doc.things.iter().map(|t| t.name.clone()).collect();
         let others: Vec<String> = doc.things.iter().map(|t| t.value.to_text()).collect();
         let saved = doc.to_xml();
         let (again, _) = load(&saved);
         let now: Vec<String> = again.things.iter().map(|t| t.value.to_text()).collect();
         prop_assert_eq!(now, others);
+        let names_now: Vec<String> = again.things.iter().map(|t| t.name.clone()).collect();
+        prop_assert_eq!(names_now, names);
         prop_assert_eq!(again.to_xml(), saved.clone());
         // The edit changed one contiguous region of the old text, inside one tag (a value, or
         // a `<rejected` element renamed with its value), or only inserted an element.
