@@ -4,12 +4,14 @@
 //! Undo steps hold only what changed (one thing, or the whole document for a load), so a
 //! level of 100,000 things costs one copy of a thing per edit, not one copy of the level.
 //!
-//! Files are never lost: saves are atomic ([`crate::files`]), and saving over a file the
-//! session did not read (the built-in level over an existing file, or a file that failed to
-//! load) needs the user to confirm by saving a second time.
+//! Files are never lost: saves are atomic ([`crate::files`]), a document read from a file
+//! saves back exactly what was read apart from the edits (lore-reflect keeps what it did not
+//! understand in place), and saving over a file the session did not read or did not fully
+//! understand (the built-in level over an existing file, a file that failed to load, a file
+//! loaded with problems) needs the user to confirm by saving a second time.
 
 use crate::{draw, files};
-use lore_reflect::{Document, Registry, Report, Thing};
+use lore_reflect::{Document, Problem, ProblemKind, Registry, Report, Thing};
 use lore_render::glam::Vec2;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -207,19 +209,55 @@ impl Editor {
         self.selected = None;
         self.protect = Some("it was not read by this session".into());
         self.confirmed = false;
-        self.status = if report.is_clean() {
-            format!("loaded {} things", self.doc.things.len())
-        } else {
-            format!("loaded {} things, {} problems: {}", self.doc.things.len(), report.total(), report.problems[0])
+        let n = self.doc.things.len();
+        let notes = match report.notes_total() {
+            0 => String::new(),
+            1 => " (1 parameter missing, default used)".to_string(),
+            m => format!(" ({m} parameters missing, defaults used)"),
+        };
+        self.status = match report.problems.first() {
+            None => format!("loaded {n} things{notes}"),
+            Some(first) => format!("loaded {n} things{notes}, {} problems: {first}", report.total()),
         };
         Ok(report)
     }
 
+    /// Why saving over a file that loaded with `report` needs confirmation: what the editor
+    /// did not understand (kept as written, but not shown as values), named.
+    fn partly_understood(report: &Report) -> String {
+        let mut what = Vec::new();
+        for p in report.problems.iter().take(3) {
+            let mut item = format!("line {}", p.line);
+            if !p.thing.is_empty() {
+                item.push_str(&format!(" ({:?})", p.thing));
+            }
+            item.push_str(": ");
+            item.push_str(&match &p.reason {
+                ProblemKind::UnexpectedElement(e) => format!("element <{e}>"),
+                ProblemKind::UnknownKind => format!("kind {}", p.kind),
+                ProblemKind::UnknownParameter => format!("parameter `{}`", p.parameter.as_deref().unwrap_or("?")),
+                ProblemKind::BadValue(_) => format!("value of `{}`", p.parameter.as_deref().unwrap_or("?")),
+                ProblemKind::UnknownAttribute(a) => format!("attribute `{a}`"),
+                ProblemKind::LostThing { name, .. } => format!("thing {name:?} inside another element"),
+                other => Problem { reason: other.clone(), ..p.clone() }.to_string(),
+            });
+            what.push(item);
+        }
+        let more = report.total().saturating_sub(what.len());
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        format!(
+            "it was only partly understood ({}{more}): nothing of it is lost, it is written back as it was, \
+             but the editor does not show it (fields it meant to set show their defaults here)",
+            what.join(", ")
+        )
+    }
+
     /// Saves to [`file`](Self::file), atomically: on any failure the file is untouched.
     ///
-    /// When the file exists and holds something this session did not read (the editor started
-    /// on the built-in level, or loading the file failed), nothing is written the first time:
-    /// [`status`](Self::status) says why, and saving again confirms.
+    /// When the file exists and holds something this session did not read or did not fully
+    /// understand (the editor started on the built-in level, loading the file failed, or it
+    /// loaded with problems), nothing is written the first time: [`status`](Self::status) says
+    /// why, naming what was not understood, and saving again confirms.
     pub fn save(&mut self) -> SaveOutcome {
         let file = self.file.display().to_string();
         if let Some(reason) = &self.protect
@@ -252,12 +290,18 @@ impl Editor {
     }
 
     /// Loads from [`file`](Self::file) (Ctrl+O). When the file cannot be read or loaded, the
-    /// document stays as it was and saving over the file needs confirmation.
+    /// document stays as it was and saving over the file needs confirmation; so does a file
+    /// that loaded with problems (parts the editor did not understand: kept and written back as
+    /// they were, but a save should not surprise the user). Missing parameters are not problems.
     pub fn load(&mut self) {
         let file = self.file.display().to_string();
         match std::fs::read_to_string(&self.file) {
             Ok(text) => match self.load_xml(&text) {
-                Ok(_) => self.protect = None,
+                Ok(report) if report.is_clean() => self.protect = None,
+                Ok(report) => {
+                    self.protect = Some(Self::partly_understood(&report));
+                    self.confirmed = false;
+                }
                 Err(e) => {
                     self.status = format!("could not load {file}: {e}");
                     self.protect = Some(format!("could not be loaded ({e})"));
@@ -330,6 +374,8 @@ impl Editor {
     pub fn duplicate(&mut self) -> bool {
         let Some(i) = self.selected.filter(|&i| i < self.doc.things.len()) else { return false };
         let Ok(mut copy) = self.doc.things[i].duplicate(&self.registry) else { return false };
+        // A new thing: written in the canonical form, not as a second copy of the original's text.
+        copy.forget_source();
         copy.name = self.fresh_name(copy.kind());
         draw::translate(&mut *copy.value, Vec2::new(1.5, -1.5));
         let index = self.doc.things.len();

@@ -346,7 +346,8 @@ impl Demo for EditorDemo {
             });
             egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| {
                 // One inspector per thing: a refusal shown under a field belongs to that thing.
-                changed |= lore_reflect_egui::Inspector::new(("inspector", i)).show(ui, &mut *thing.value).any();
+                // What the file held that the editor did not understand shows read-only.
+                changed |= lore_reflect_egui::Inspector::new(("inspector", i)).show_thing(ui, thing).any();
             });
         } else {
             ui.label("Click a thing, or press Tab, to inspect it.");

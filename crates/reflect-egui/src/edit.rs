@@ -159,7 +159,7 @@ impl Changes {
         Self { paths: Vec::new(), refused: Some(refused) }
     }
 
-    fn push(&mut self, path: &str) {
+    pub(crate) fn push(&mut self, path: &str) {
         if !self.contains(path) {
             self.paths.push(path.to_owned());
         }

@@ -25,6 +25,15 @@
 //! own rule (a speed limit, a radius the game can draw): a refused result is undone the same
 //! way, and its message shows beside the edited field.
 //!
+//! # What a file held that was not understood
+//!
+//! [`Inspector::show_thing`] lays out a [`lore_reflect::Thing`] of a document: its value as
+//! above, and what its file held that the loader kept without understanding it
+//! ([`lore_reflect::Thing::kept`]) as read-only text with the problem. A value that did not read
+//! shows its text in place of the field's widget until the user presses `edit` (the text is
+//! then dropped and the widget edits the value the thing holds); unknown parameters and
+//! elements are listed below the fields, as they will be saved.
+//!
 //! ```
 //! use lore_reflect::Reflect;
 //! use lore_reflect_egui::Inspector;
@@ -82,7 +91,7 @@ pub use edit::{Changes, Edit, EditError};
 /// The egui this crate draws with, re-exported so callers match its version.
 pub use egui;
 
-use lore_reflect::Reflect;
+use lore_reflect::{Reflect, Thing};
 use widgets::{FieldState, Pass};
 
 /// An inspector: a name for the widgets' state (text being typed, the last refusal of each
@@ -118,9 +127,54 @@ impl Inspector {
     /// result to [`report`](Self::report) so a refusal shows under its field.
     /// [`show`](Self::show) does all three.
     pub fn edits(&self, ui: &mut egui::Ui, value: &dyn Reflect) -> Vec<Edit> {
-        let mut pass = Pass { inspector: self, edits: Vec::new() };
+        let mut pass = Pass { inspector: self, edits: Vec::new(), held: &[], released: Vec::new() };
         ui.push_id(self.id, |ui| pass.root(ui, value));
         pass.edits
+    }
+
+    /// Lays out a thing of a document as [`show`](Self::show) does its value, and what the
+    /// thing holds without understanding it ([`Thing::kept`]) as read-only text with its
+    /// problem: a parameter whose text in the file did not read shows that text in place of its
+    /// widget (an `edit` button drops the text and gives the widget back, holding the value
+    /// the editor has), and unknown parameters and elements are listed below the fields, as
+    /// they will be saved. Edits of a parameter forget its unread text, as
+    /// [`Thing::set_text`] does; the returned changes list a released parameter too.
+    pub fn show_thing(&self, ui: &mut egui::Ui, thing: &mut Thing) -> Changes {
+        let kept = thing.kept();
+        let (held, others): (Vec<_>, Vec<_>) =
+            kept.into_iter().partition(|k| thing.rejected.iter().any(|p| p.name == k.name && p.value == k.text));
+        let held: Vec<_> = held.into_iter().filter(|k| is_param(thing, &k.name)).collect();
+        let mut pass = Pass { inspector: self, edits: Vec::new(), held: &held, released: Vec::new() };
+        ui.push_id(self.id, |ui| pass.root(ui, &*thing.value));
+        let others: Vec<_> =
+            others.into_iter().chain(held.iter().filter(|k| !is_param(thing, &k.name)).cloned()).collect();
+        if !others.is_empty() {
+            ui.push_id((self.id, "kept"), |ui| {
+                ui.separator();
+                ui.label("Not understood, kept as written:");
+                for (i, k) in others.iter().enumerate() {
+                    ui.push_id(i, |ui| widgets::kept_row(ui, k));
+                }
+            });
+        }
+        let (edits, released) = (pass.edits, pass.released);
+        let mut changes = if edits.is_empty() {
+            Changes::default()
+        } else {
+            let result = edit::apply(&mut *thing.value, &edits);
+            self.report(ui.ctx(), &edits, &result);
+            match result {
+                Ok(changes) => changes,
+                Err(err) => Changes::with_refused(err),
+            }
+        };
+        for name in released {
+            changes.push(&name);
+        }
+        for path in changes.paths() {
+            thing.forget_rejected(path);
+        }
+        changes
     }
 
     /// Lays out `value`'s fields, applies this frame's edits all or nothing, and returns the
@@ -194,6 +248,14 @@ impl Inspector {
                 d.insert_temp(id, state);
             }
         });
+    }
+}
+
+/// Whether `name` is one of `thing`'s parameters.
+fn is_param(thing: &Thing, name: &str) -> bool {
+    match &thing.value.type_info().shape {
+        lore_reflect::Shape::Struct(s) => s.index_of(name).is_some(),
+        _ => name == lore_reflect::VALUE_PARAM,
     }
 }
 

@@ -2,7 +2,7 @@
 //! [`Edit`]s for [`crate::edit`] to apply.
 
 use egui::Ui;
-use lore_reflect::{FieldAttrs, Reflect, ReflectRef, Shape, ValueKind};
+use lore_reflect::{FieldAttrs, Kept, Reflect, ReflectRef, Shape, ValueKind};
 
 use crate::Inspector;
 use crate::edit::Edit;
@@ -20,6 +20,22 @@ pub(crate) struct FieldState {
 pub(crate) struct Pass<'a> {
     pub(crate) inspector: &'a Inspector,
     pub(crate) edits: Vec<Edit>,
+    /// Top-level fields whose text in the file did not read: shown as that text, read-only,
+    /// with the problem, instead of the field's widget.
+    pub(crate) held: &'a [Kept],
+    /// Held fields the user chose to edit anyway (their text is to be forgotten).
+    pub(crate) released: Vec<String>,
+}
+
+/// One read-only line: a name, the text as written and why it was not understood.
+pub(crate) fn kept_row(ui: &mut Ui, kept: &Kept) -> egui::Response {
+    ui.horizontal(|ui| {
+        ui.label(&kept.name);
+        let mut text = kept.text.as_str();
+        ui.add(egui::TextEdit::singleline(&mut text).interactive(false).desired_width(f32::INFINITY))
+            .on_hover_text(&kept.problem);
+    });
+    ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(&kept.problem).small())
 }
 
 /// `prefix.name` (or `name` at the root).
@@ -99,13 +115,32 @@ impl Pass<'_> {
             ReflectRef::Struct(s) => {
                 let fields = <dyn lore_reflect::Struct>::info(s).fields;
                 for (i, info) in fields.iter().enumerate() {
+                    if self.held_row(ui, info.name) {
+                        continue;
+                    }
                     if let Some(field) = s.field_at(i) {
                         self.row(ui, info.name, info.docs, info.attrs, field, &field_path("", info.name));
                     }
                 }
             }
+            _ if self.held_row(ui, lore_reflect::VALUE_PARAM) => {}
             _ => self.row(ui, "value", "", FieldAttrs::default(), value, ""),
         }
+    }
+
+    /// The read-only row of a held field, with a button to edit it anyway; false when the
+    /// field is not held.
+    fn held_row(&mut self, ui: &mut Ui, name: &str) -> bool {
+        let Some(kept) = self.held.iter().find(|k| k.name == name) else { return false };
+        ui.push_id(("held", name), |ui| {
+            kept_row(ui, kept);
+            let replace =
+                ui.small_button("edit").on_hover_text("replace the text above with the value the editor holds");
+            if replace.clicked() {
+                self.released.push(name.to_owned());
+            }
+        });
+        true
     }
 
     /// One labelled field: a line for leaves, vectors, colors and plain enums, a collapsible

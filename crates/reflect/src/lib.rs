@@ -95,13 +95,14 @@ mod registry;
 #[cfg(feature = "serde")]
 mod serde_doc;
 mod snapshot;
+mod source;
 #[cfg(feature = "xml")]
 mod strict;
 pub mod text;
 #[cfg(feature = "xml")]
 pub mod xml;
 
-pub use document::{Document, Param, Problem, ProblemKind, RawThing, Report, Thing, VALUE_PARAM};
+pub use document::{Document, Kept, Param, Problem, ProblemKind, RawThing, Report, Thing, VALUE_PARAM};
 pub use error::Error;
 pub use impls::write_float;
 pub use info::{

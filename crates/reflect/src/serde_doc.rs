@@ -71,7 +71,7 @@ impl Document {
                     let mut seen = vec![false; param_count(&*value)];
                     let mut thing = Thing::new(t.name, value);
                     for p in t.parameters {
-                        apply_param(&mut thing, &mut seen, p, (0, 0), &mut report);
+                        let _ = apply_param(&mut thing, &mut seen, p, (0, 0), &mut report);
                     }
                     for p in t.rejected {
                         report.push(Problem {

@@ -58,7 +58,7 @@ pub enum StrictError {
     #[error("{0}")]
     Problem(Box<Problem>),
     /// More problems than [`Limits::max_problems`] were found, so the ones past it could not
-    /// be checked: raise the limit (missing parameters count as problems too).
+    /// be checked: raise the limit (missing parameters are notes, they do not count).
     #[error("{omitted} problems past the report's limit of {kept} could not be checked")]
     Unchecked {
         /// Problems counted but not kept.
@@ -92,8 +92,8 @@ pub enum StrictError {
 /// # Errors
 /// [`StrictError::Load`] for text that is not a document or breaks `limits`,
 /// [`StrictError::Problem`] for the first problem (unknown kind or parameter, unreadable value,
-/// duplicate, stray element...), [`StrictError::Unchecked`] when the report overflowed
-/// [`Limits::max_problems`] with only missing parameters in it.
+/// duplicate, stray element...), [`StrictError::Unchecked`] when the report kept none of the
+/// problems it found ([`Limits::max_problems`] is 0).
 pub fn load_strict(text: &str, registry: &Registry, limits: &Limits) -> Result<Document, StrictError> {
     let (doc, report) = Document::from_xml_with(text, registry, limits)?;
     let kept = report.problems.len();

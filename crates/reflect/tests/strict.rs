@@ -78,12 +78,19 @@ fn limits_apply() {
     let text = r#"<things><thing kind="Mover" name="m"><parameter name="speed" value="1"/></thing></things>"#;
     let tiny = Limits { max_value_len: 2, ..Limits::default() };
     assert!(matches!(load_strict(text, &registry(), &tiny), Err(StrictError::Load(_))));
-    // Three things, each missing `count`: fine with room in the report, refused (not passed
-    // unchecked) when the report keeps fewer problems than the document has.
+    // Three things, each missing `count`: missing parameters are notes, not problems, so
+    // they cannot fill the report and hide a real problem behind them.
     let many = r#"<things><thing kind="Mover" name="a"/><thing kind="Mover" name="b"/>
         <thing kind="Mover" name="c"/></things>"#;
     assert!(load(many).is_ok());
     let short = Limits { max_problems: 2, ..Limits::default() };
-    let err = load_strict(many, &registry(), &short).unwrap_err();
-    assert!(matches!(err, StrictError::Unchecked { kept: 2, .. }), "{err}");
+    assert!(load_strict(many, &registry(), &short).is_ok());
+    let typo = r#"<things><thing kind="Mover" name="a"/><thing kind="Mover" name="b">
+        <parameter name="sped" value="1"/></thing></things>"#;
+    let err = load_strict(typo, &registry(), &short).unwrap_err();
+    assert!(matches!(err, StrictError::Problem(_)), "{err}");
+    // A report that keeps no problem at all cannot vouch for the document.
+    let none = Limits { max_problems: 0, ..Limits::default() };
+    let err = load_strict(typo, &registry(), &none).unwrap_err();
+    assert!(matches!(err, StrictError::Unchecked { kept: 0, omitted: 1 }), "{err}");
 }
