@@ -7,6 +7,7 @@ use lore_collide2d::{Aabb, AabbMode, resolve_aabb};
 
 /// Walks a box of half extents `h` along a floor (`wall == false`: tiles below y = origin.y) or
 /// a wall (tiles right of x = origin.x) pressed at `press` degrees; returns (steps, snags, inside).
+#[allow(clippy::too_many_arguments)]
 fn walk(
     origin: Vec2,
     h: Vec2,
