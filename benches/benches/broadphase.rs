@@ -653,7 +653,7 @@ fn nearest(c: &mut Criterion) {
     tree.rebuild();
     let rtree = RTree::bulk_load((0..s.centers.len()).map(|i| s.rect(i)).collect());
     let rstar_k = |p: Vec2| -> Vec<f32> {
-        rtree.nearest_neighbor_iter(&[p.x, p.y]).take(K).map(|r| r.geom().distance_2(&[p.x, p.y])).collect()
+        rtree.nearest_neighbor_iter([p.x, p.y]).take(K).map(|r| r.geom().distance_2(&[p.x, p.y])).collect()
     };
     // Same distances from all three (ties may order differently in rstar).
     let mut out = Vec::new();
@@ -689,7 +689,7 @@ fn nearest(c: &mut Criterion) {
         });
     });
     g.bench_function("k10_static25k/rstar", |b| {
-        b.iter(|| points.iter().map(|&p| rtree.nearest_neighbor_iter(&[p.x, p.y]).take(K).count() as u64).sum::<u64>());
+        b.iter(|| points.iter().map(|&p| rtree.nearest_neighbor_iter([p.x, p.y]).take(K).count() as u64).sum::<u64>());
     });
     g.bench_function("k1_static25k/lore tree", |b| {
         b.iter(|| {
@@ -697,7 +697,7 @@ fn nearest(c: &mut Criterion) {
         });
     });
     g.bench_function("k1_static25k/rstar", |b| {
-        b.iter(|| points.iter().filter(|&&p| rtree.nearest_neighbor(&[p.x, p.y]).is_some()).count());
+        b.iter(|| points.iter().filter(|&&p| rtree.nearest_neighbor([p.x, p.y]).is_some()).count());
     });
     g.finish();
 }
