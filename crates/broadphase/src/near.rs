@@ -113,7 +113,8 @@ pub(crate) struct KBest {
 
 impl KBest {
     pub(crate) fn new(k: usize) -> Self {
-        Self { k, heap: BinaryHeap::new() }
+        // Room for the answers and the one pushed past them (bounded: `k` may be `usize::MAX`).
+        Self { k, heap: BinaryHeap::with_capacity(k.min(1024) + 1) }
     }
 
     /// Whether an answer at `d2` with `id` would be kept (so the filter is worth asking).

@@ -35,7 +35,7 @@ impl Tree {
         let mut best = KBest::new(k);
         if self.root != NULL && k > 0 {
             // Min-heap of (distance² bits, node): non-negative floats order as their bits.
-            let mut open = BinaryHeap::new();
+            let mut open = BinaryHeap::with_capacity(64);
             open.push(Reverse((
                 near::distance_squared(&self.nodes[self.root as usize].aabb, point).to_bits(),
                 self.root,
