@@ -344,10 +344,26 @@ proptest! {
         areas in prop::collection::vec(aabb(), 1..6),
         points in prop::collection::vec((coord(), coord()), 1..6),
         rays in prop::collection::vec(ray(), 1..8),
+    ) {
+        check_scene(&ops, &areas, &points, &rays)?;
+    }
+}
+
+proptest! {
+    // The long run of the nearest and cast queries (fewer cases: each case checks every index
+    // against two plain sorts).
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "long run, release mode: cargo test --release -p lore-broadphase -- --ignored"]
+    fn nearest_and_casts_answer_like_brute_force_long(
+        ops in prop::collection::vec(op(), 0..300),
+        area in aabb(),
+        points in prop::collection::vec((coord(), coord()), 1..6),
         near in prop::collection::vec(nearest_args(), 1..4),
         casts in prop::collection::vec(cast(), 1..6),
     ) {
-        check_scene_with(&ops, &areas, &points, &rays, &near, &casts)?;
+        check_scene_with(&ops, &[area], &points, &[], &near, &casts)?;
     }
 }
 
