@@ -14,7 +14,14 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use lore_allocators::tracking::{Tallied, Tracked, TrackingAlloc};
-use lore_allocators::{DenseHandleArray, HandleArray, Heap, Policy, Pool, Stack, tally_type};
+use lore_allocators::{
+    DenseHandleArray, HandleArray, Heap, Policy, Pool, SecondaryMap, Stack, new_key_type, tally_type,
+};
+
+new_key_type! {
+    /// A typed key, to measure what the key type costs against plain `Handle`s.
+    struct BenchKey;
+}
 use lore_benches::heap_ops::{self, BenchHeap};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -640,6 +647,15 @@ fn handles(c: &mut Criterion) {
                     n
                 })
             }),
+            ("lore HandleArray typed key", &mut || {
+                let mut a = HandleArray::<u64, BenchKey>::with_capacity_and_key(HANDLES_N);
+                timed(|| {
+                    for i in 0..n {
+                        black_box(a.insert(i));
+                    }
+                    n
+                })
+            }),
             ("slotmap SlotMap", &mut || {
                 let mut a = slotmap::SlotMap::with_capacity(HANDLES_N);
                 timed(|| {
@@ -675,6 +691,15 @@ fn handles(c: &mut Criterion) {
     g.bench_function("insert/lore HandleArray", |b| {
         b.iter(|| {
             let mut a = HandleArray::with_capacity(HANDLES_N);
+            for i in 0..HANDLES_N as u64 {
+                black_box(a.insert(i));
+            }
+            a
+        });
+    });
+    g.bench_function("insert/lore HandleArray typed key", |b| {
+        b.iter(|| {
+            let mut a = HandleArray::<u64, BenchKey>::with_capacity_and_key(HANDLES_N);
             for i in 0..HANDLES_N as u64 {
                 black_box(a.insert(i));
             }
@@ -723,11 +748,30 @@ fn handles(c: &mut Criterion) {
     g.bench_function("get/lore HandleArray", |b| {
         b.iter(|| idx.iter().map(|&i| *lore.get(lore_keys[i]).unwrap()).sum::<u64>());
     });
+    let mut typed = HandleArray::<u64, BenchKey>::with_key();
+    let typed_keys: Vec<BenchKey> = (0..HANDLES_N as u64).map(|i| typed.insert(i)).collect();
+    g.bench_function("get/lore HandleArray typed key", |b| {
+        b.iter(|| idx.iter().map(|&i| *typed.get(typed_keys[i]).unwrap()).sum::<u64>());
+    });
+    let mut secondary = SecondaryMap::new();
+    let mut sm_secondary = slotmap::SecondaryMap::new();
+    for (i, k) in lore_keys.iter().enumerate() {
+        secondary.insert(*k, i as u64).unwrap();
+    }
     g.bench_function("get/lore DenseHandleArray", |b| {
         b.iter(|| idx.iter().map(|&i| *dense.get(dense_keys[i]).unwrap()).sum::<u64>());
     });
     g.bench_function("get/slotmap SlotMap", |b| {
         b.iter(|| idx.iter().map(|&i| *sm.get(sm_keys[i]).unwrap()).sum::<u64>());
+    });
+    for (i, k) in sm_keys.iter().enumerate() {
+        sm_secondary.insert(*k, i as u64);
+    }
+    g.bench_function("get/lore SecondaryMap", |b| {
+        b.iter(|| idx.iter().map(|&i| *secondary.get(lore_keys[i]).unwrap()).sum::<u64>());
+    });
+    g.bench_function("get/slotmap SecondaryMap", |b| {
+        b.iter(|| idx.iter().map(|&i| *sm_secondary.get(sm_keys[i]).unwrap()).sum::<u64>());
     });
     g.bench_function("get/thunderdome Arena", |b| {
         b.iter(|| idx.iter().map(|&i| *td.get(td_keys[i]).unwrap()).sum::<u64>());

@@ -25,7 +25,7 @@ use parry2d::query::{Ray as PRay, RayCast};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use rstar::primitives::{GeomWithData, Rectangle};
-use rstar::{AABB as RAabb, RTree, SelectionFunction};
+use rstar::{AABB as RAabb, PointDistance, RTree, SelectionFunction};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -636,5 +636,71 @@ fn parallel(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, moving, shapes, static_world, rays, parallel);
+/// k-nearest (k = 10) by point on 25k static boxes: lore's tree (through `&self`) and grid
+/// against rstar's `nearest_neighbor_iter(..).take(10)`, 1,000 query points.
+fn nearest(c: &mut Criterion) {
+    const K: usize = 10;
+    let s = Scene::new(25_000, 7);
+    let mut rng = Pcg64::seed_from_u64(11);
+    let points: Vec<Vec2> =
+        (0..1000).map(|_| vec2(rng.random_range(0.0..s.side), rng.random_range(0.0..s.side))).collect();
+    let mut tree = Tree::new();
+    let mut grid = grid_for(&s, 4.0);
+    for i in 0..s.centers.len() {
+        tree.insert(s.aabb(i)).unwrap();
+        grid.insert(s.aabb(i)).unwrap();
+    }
+    tree.rebuild();
+    let rtree = RTree::bulk_load((0..s.centers.len()).map(|i| s.rect(i)).collect());
+    let rstar_k = |p: Vec2| -> Vec<f32> {
+        rtree.nearest_neighbor_iter([p.x, p.y]).take(K).map(|r| r.geom().distance_2(&[p.x, p.y])).collect()
+    };
+    // Same distances from all three (ties may order differently in rstar).
+    let mut out = Vec::new();
+    for &p in &points {
+        tree.k_nearest(p, K, f32::INFINITY, &mut |_| true, &mut out).unwrap();
+        let lore: Vec<f32> = out.iter().map(|n| n.distance_squared).collect();
+        SpatialIndex::k_nearest(&mut grid, p, K, f32::INFINITY, &mut |_| true, &mut out).unwrap();
+        assert_eq!(out.iter().map(|n| n.distance_squared).collect::<Vec<_>>(), lore, "grid");
+        let theirs = rstar_k(p);
+        assert!(lore.iter().zip(&theirs).all(|(a, b)| (a - b).abs() <= 1e-3 * (1.0 + b)), "rstar {lore:?} {theirs:?}");
+    }
+    let mut g = c.benchmark_group("nearest");
+    g.sample_size(20).measurement_time(Duration::from_secs(3));
+    g.throughput(criterion::Throughput::Elements(points.len() as u64));
+    g.bench_function("k10_static25k/lore tree", |b| {
+        let mut out = Vec::new();
+        b.iter(|| {
+            points
+                .iter()
+                .map(|&p| tree.k_nearest(p, K, f32::INFINITY, &mut |_| true, &mut out).unwrap().hits)
+                .sum::<u64>()
+        });
+    });
+    g.bench_function("k10_static25k/lore grid", |b| {
+        let mut out = Vec::new();
+        b.iter(|| {
+            points
+                .iter()
+                .map(|&p| {
+                    SpatialIndex::k_nearest(&mut grid, p, K, f32::INFINITY, &mut |_| true, &mut out).unwrap().hits
+                })
+                .sum::<u64>()
+        });
+    });
+    g.bench_function("k10_static25k/rstar", |b| {
+        b.iter(|| points.iter().map(|&p| rtree.nearest_neighbor_iter([p.x, p.y]).take(K).count() as u64).sum::<u64>());
+    });
+    g.bench_function("k1_static25k/lore tree", |b| {
+        b.iter(|| {
+            points.iter().filter(|&&p| tree.nearest(p, f32::INFINITY, &mut |_| true).unwrap().0.is_some()).count()
+        });
+    });
+    g.bench_function("k1_static25k/rstar", |b| {
+        b.iter(|| points.iter().filter(|&&p| rtree.nearest_neighbor([p.x, p.y]).is_some()).count());
+    });
+    g.finish();
+}
+
+criterion_group!(group, moving, shapes, static_world, rays, parallel, nearest);
 criterion_main!(group);

@@ -4,8 +4,12 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use criterion::Throughput;
 use criterion::{Criterion, criterion_group};
-use knossos::maze::{Bias, BinaryTree, Kruskal, OrthogonalMazeBuilder, RecursiveBacktracking, Sidewinder};
+use knossos::maze::{
+    AldousBroder, Bias, BinaryTree, Eller, GrowingTree, HuntAndKill, Kruskal, Method, OrthogonalMazeBuilder, Prim,
+    RecursiveBacktracking, Sidewinder,
+};
 use lore_mazegen::{Config, Error, GridTree, TreeAlgorithm, check, generate};
 
 fn knossos(width: usize, height: usize, algorithm: Box<dyn knossos::maze::Algorithm>) -> knossos::maze::OrthogonalMaze {
@@ -95,7 +99,41 @@ fn logic(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, grid_100, logic, grid_1000);
+/// Each classic carver against knossos's same algorithm on a 300 × 300 grid, reported in cells
+/// per second: lore's bare walls (`GridTree::carve_by`, what knossos builds) cycling through 64
+/// seeds, knossos with one seed.
+fn carvers(c: &mut Criterion) {
+    const SIDE: u32 = 300;
+    let mut g = c.benchmark_group("carvers_300x300");
+    g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+    g.throughput(Throughput::Elements(u64::from(SIDE * SIDE)));
+    type Peer = fn() -> Box<dyn knossos::maze::Algorithm>;
+    let pairs: [(TreeAlgorithm, &str, Peer); 8] = [
+        (TreeAlgorithm::RecursiveBacktracker, "recursive_backtracker", || Box::new(RecursiveBacktracking)),
+        (TreeAlgorithm::Prim, "prim", || Box::new(Prim::new())),
+        (TreeAlgorithm::HuntAndKill, "hunt_and_kill", || Box::new(HuntAndKill::new())),
+        (TreeAlgorithm::AldousBroder, "aldous_broder", || Box::new(AldousBroder)),
+        (TreeAlgorithm::GrowingTree { newest_percent: 50 }, "growing_tree_50", || {
+            Box::new(GrowingTree::new(Method::Newest50Random50))
+        }),
+        (TreeAlgorithm::Eller, "eller", || Box::new(Eller)),
+        (TreeAlgorithm::Sidewinder, "sidewinder", || Box::new(Sidewinder)),
+        (TreeAlgorithm::BinaryTree, "binary_tree", || Box::new(BinaryTree::new(Bias::NorthEast))),
+    ];
+    for (algorithm, name, peer) in pairs {
+        g.bench_function(format!("{name}/lore"), |b| {
+            let mut seed = 0;
+            b.iter(|| {
+                seed = (seed + 1) % 64;
+                GridTree::carve_by(algorithm, black_box(SIDE), SIDE, 0.0, seed).unwrap()
+            });
+        });
+        g.bench_function(format!("{name}/knossos"), |b| b.iter(|| knossos(SIDE as usize, SIDE as usize, peer())));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, grid_100, logic, grid_1000, carvers);
 
 /// knossos's recursive backtracking recurses once per cell and overflows the default 8 MiB main
 /// stack at 1000 × 1000, so the benches run on a thread with a 1 GiB stack.

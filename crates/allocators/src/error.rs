@@ -52,6 +52,14 @@ pub enum Error {
         /// The most slots an array holds.
         limit: usize,
     },
+    /// Two keys of a disjoint access (`get_disjoint_mut`) name the same value.
+    #[error("keys {first} and {second} of a disjoint access name the same value")]
+    AliasedHandles {
+        /// Position of the first key naming it.
+        first: usize,
+        /// Position of the second key naming it.
+        second: usize,
+    },
     /// An in-place resize asked of a stack allocation that is not the last one.
     #[error("only the last stack allocation can be resized in place")]
     NotLast,

@@ -5,7 +5,7 @@
 //! | [`Stack`] | per frame / per level scratch, nested scopes | rewind to a [`Marker`] (LIFO) | a pointer bump |
 //! | [`Heap`] / [`LockedHeap`] | mixed sizes and lifetimes in a fixed region (consoles, `no_std`, a budget) | any order, coalescing | O(1) with [`Policy::GoodFit`] |
 //! | [`Pool`] / [`SizeClasses`] | many objects of one size (or a few sizes) created and destroyed all the time | any order | a free-list pop / push |
-//! | [`HandleArray`] / [`DenseHandleArray`] | entities referring to each other without references | by handle, stale handles detected | an index and a compare |
+//! | [`HandleArray`] / [`DenseHandleArray`] (+ [`SecondaryMap`], typed keys from [`new_key_type!`]) | entities referring to each other without references | by handle, stale handles detected | an index and a compare |
 //! | [`tracking::TrackingAlloc`] | finding leaks and measuring allocation volume | — | counters per thread |
 //!
 //! Every allocator except the handle arrays implements [`allocator_api2::alloc::Allocator`] (so
@@ -72,7 +72,7 @@ pub mod trace;
 pub mod tracking;
 
 pub use error::{Error, Result};
-pub use handle::{DenseHandleArray, Handle, HandleArray};
+pub use handle::{DenseHandleArray, Handle, HandleArray, Key, SecondaryMap};
 pub use heap::{BlockInfo, Heap, HeapStats, LockedHeap, Policy};
 pub use poison::POISON;
 pub use pool::{LockedPool, LockedSizeClasses, Pool, SizeClasses};

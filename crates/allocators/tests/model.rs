@@ -324,6 +324,14 @@ enum HandleOp {
     Remove(usize),
     RemoveStale(usize),
     Set(usize, u64),
+    /// Keep the values whose remainder by 4 differs from this (`retain`).
+    Retain(u8),
+    /// Add to every value through `iter_mut`.
+    AddAll(u64),
+    /// Swap two values through `get_disjoint_mut` (or see it refused when they are the same).
+    Swap(usize, usize),
+    /// Take every value out (`drain`).
+    Drain,
 }
 
 fn handle_op() -> impl Strategy<Value = HandleOp> {
@@ -332,6 +340,10 @@ fn handle_op() -> impl Strategy<Value = HandleOp> {
         2 => any::<usize>().prop_map(HandleOp::Remove),
         1 => any::<usize>().prop_map(HandleOp::RemoveStale),
         1 => (any::<usize>(), any::<u64>()).prop_map(|(i, v)| HandleOp::Set(i, v)),
+        1 => (0u8..4).prop_map(HandleOp::Retain),
+        1 => any::<u64>().prop_map(HandleOp::AddAll),
+        1 => (any::<usize>(), any::<usize>()).prop_map(|(i, j)| HandleOp::Swap(i, j)),
+        1 => Just(HandleOp::Drain),
     ]
 }
 
@@ -343,6 +355,10 @@ trait Handles {
     fn remove(&mut self, h: Handle) -> Result<u64, Error>;
     fn len(&self) -> usize;
     fn all(&self) -> Vec<(Handle, u64)>;
+    fn retain(&mut self, keep: &mut dyn FnMut(Handle, &mut u64) -> bool);
+    fn add_all(&mut self, x: u64) -> Vec<Handle>;
+    fn swap(&mut self, a: Handle, b: Handle) -> Result<(), Error>;
+    fn drain(&mut self) -> Vec<(Handle, u64)>;
 }
 
 macro_rules! handles_impl {
@@ -365,6 +381,25 @@ macro_rules! handles_impl {
             }
             fn all(&self) -> Vec<(Handle, u64)> {
                 self.iter().map(|(h, v)| (h, *v)).collect()
+            }
+            fn retain(&mut self, keep: &mut dyn FnMut(Handle, &mut u64) -> bool) {
+                <$t>::retain(self, keep)
+            }
+            fn add_all(&mut self, x: u64) -> Vec<Handle> {
+                self.iter_mut()
+                    .map(|(h, v)| {
+                        *v = v.wrapping_add(x);
+                        h
+                    })
+                    .collect()
+            }
+            fn swap(&mut self, a: Handle, b: Handle) -> Result<(), Error> {
+                let [x, y] = self.get_disjoint_mut([a, b])?;
+                core::mem::swap(x, y);
+                Ok(())
+            }
+            fn drain(&mut self) -> Vec<(Handle, u64)> {
+                <$t>::drain(self).collect()
             }
         }
     };
@@ -398,6 +433,55 @@ fn run_handles(arr: &mut impl Handles, ops: &[HandleOp]) -> Result<(), TestCaseE
                 let h = keys[i % keys.len()];
                 *arr.get_mut(h).unwrap() = v;
                 model.insert(h, v);
+            }
+            HandleOp::Retain(low) => {
+                let mut seen = Vec::new();
+                arr.retain(&mut |h, v| {
+                    seen.push(h);
+                    *v % 4 != u64::from(low)
+                });
+                seen.sort_unstable();
+                let mut expect_seen = keys.clone();
+                expect_seen.sort_unstable();
+                prop_assert_eq!(seen, expect_seen, "retain visits every value once");
+                let gone: Vec<Handle> = keys.iter().copied().filter(|h| model[h] % 4 == u64::from(low)).collect();
+                for h in gone {
+                    model.remove(&h);
+                    stale.push(h);
+                }
+                keys.retain(|h| model.contains_key(h));
+            }
+            HandleOp::AddAll(x) => {
+                let mut seen = arr.add_all(x);
+                seen.sort_unstable();
+                let mut expect_seen = keys.clone();
+                expect_seen.sort_unstable();
+                prop_assert_eq!(seen, expect_seen, "iter_mut yields every key once");
+                for v in model.values_mut() {
+                    *v = v.wrapping_add(x);
+                }
+            }
+            HandleOp::Swap(i, j) if !keys.is_empty() => {
+                let (a, b) = (keys[i % keys.len()], keys[j % keys.len()]);
+                if a == b {
+                    prop_assert_eq!(arr.swap(a, b), Err(Error::AliasedHandles { first: 0, second: 1 }));
+                } else {
+                    arr.swap(a, b).unwrap();
+                    let (va, vb) = (model[&a], model[&b]);
+                    model.insert(a, vb);
+                    model.insert(b, va);
+                }
+                if let Some(&s) = stale.first() {
+                    prop_assert_eq!(arr.swap(a, s), Err(Error::StaleHandle));
+                }
+            }
+            HandleOp::Drain => {
+                let mut got = arr.drain();
+                got.sort_unstable();
+                let mut expect: Vec<(Handle, u64)> = model.drain().collect();
+                expect.sort_unstable();
+                prop_assert_eq!(got, expect);
+                stale.append(&mut keys);
             }
             _ => {}
         }

@@ -5,10 +5,12 @@ use crate::error::Error;
 use crate::hits::sort_hits;
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
+use crate::near::{self, CastHit, Nearest};
 use crate::ray_hit::RayHit;
 use crate::slots::Slots;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use glam::Vec2;
 use lore_geom::{Aabb, Ray};
 
 /// The reference index: a list of boxes, every query O(n), pairs O(n²).
@@ -22,6 +24,70 @@ impl BruteForce {
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn items(&self) -> impl Iterator<Item = (ProxyId, Aabb)> + '_ {
+        self.slots.live_slots().map(|s| (self.slots.id(s), self.slots.aabbs[s as usize]))
+    }
+
+    /// [`SpatialIndex::k_nearest`] through `&self` (brute force keeps no query state).
+    ///
+    /// # Errors
+    /// As the trait's method.
+    pub fn k_nearest(
+        &self,
+        point: Vec2,
+        k: usize,
+        max_distance: f32,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<Nearest>,
+    ) -> Result<QueryStats, Error> {
+        let max_d2 = near::nearest_args(point, max_distance)?;
+        Ok(near::brute_k_nearest(self.items(), point, k, max_d2, filter, out))
+    }
+
+    /// [`SpatialIndex::nearest`] through `&self`.
+    ///
+    /// # Errors
+    /// As the trait's method.
+    pub fn nearest(
+        &self,
+        point: Vec2,
+        max_distance: f32,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+    ) -> Result<(Option<Nearest>, QueryStats), Error> {
+        let mut out = Vec::with_capacity(1);
+        let stats = BruteForce::k_nearest(self, point, 1, max_distance, filter, &mut out)?;
+        Ok((out.first().copied(), stats))
+    }
+
+    /// [`SpatialIndex::cast_aabb`] through `&self`.
+    ///
+    /// # Errors
+    /// As the trait's method.
+    pub fn cast_aabb(
+        &self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+    ) -> Result<(Option<CastHit>, QueryStats), Error> {
+        near::cast_args(motion)?;
+        Ok(near::brute_cast(self.items(), aabb, motion, filter, None))
+    }
+
+    /// [`SpatialIndex::cast_aabb_all`] through `&self`.
+    ///
+    /// # Errors
+    /// As the trait's method.
+    pub fn cast_aabb_all(
+        &self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<CastHit>,
+    ) -> Result<QueryStats, Error> {
+        near::cast_args(motion)?;
+        Ok(near::brute_cast(self.items(), aabb, motion, filter, Some(out)).1)
     }
 }
 
@@ -81,6 +147,36 @@ impl SpatialIndex for BruteForce {
         stats.visited = stats.candidates;
         stats.hits = out.len() as u64;
         stats
+    }
+
+    fn k_nearest(
+        &mut self,
+        point: Vec2,
+        k: usize,
+        max_distance: f32,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<Nearest>,
+    ) -> Result<QueryStats, Error> {
+        BruteForce::k_nearest(self, point, k, max_distance, filter, out)
+    }
+
+    fn cast_aabb(
+        &mut self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+    ) -> Result<(Option<CastHit>, QueryStats), Error> {
+        BruteForce::cast_aabb(self, aabb, motion, filter)
+    }
+
+    fn cast_aabb_all(
+        &mut self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<CastHit>,
+    ) -> Result<QueryStats, Error> {
+        BruteForce::cast_aabb_all(self, aabb, motion, filter, out)
     }
 
     fn raycast(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool) -> (Option<RayHit>, QueryStats) {

@@ -21,6 +21,10 @@ pub enum Error {
     /// cells), or slices given together that differ in length; the text names the parameter.
     #[error("bad configuration: {0}")]
     BadConfig(&'static str),
+    /// A query argument that cannot work (a NaN or negative distance bound, a motion that is
+    /// not finite); the text names it.
+    #[error("bad query: {0}")]
+    BadQuery(&'static str),
     /// More than `u32::MAX - 1` live proxies.
     #[error("too many proxies")]
     Full,

@@ -2,6 +2,7 @@
 
 use crate::error::Error;
 use crate::id::ProxyId;
+use crate::near::{self, CastHit, Nearest};
 use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
@@ -163,6 +164,124 @@ pub trait SpatialIndex: core::fmt::Debug {
 
     /// Every box along `ray` that `filter` accepts, sorted by `t` then id, into `out` (replaced).
     fn raycast_all(&mut self, ray: &Ray, filter: &mut dyn FnMut(ProxyId) -> bool, out: &mut Vec<RayHit>) -> QueryStats;
+
+    /// The `k` proxies nearest to `point` among those `filter` accepts and no farther than
+    /// `max_distance` (inclusive; `f32::INFINITY` for no bound), nearest first, ties to the
+    /// smaller id, into `out` (replaced). The distance to a box is the distance to its closest
+    /// point (0 inside). Like rstar's `nearest_neighbor_iter(..).take(k)`, with a bound.
+    ///
+    /// `filter` is asked only about boxes that would make the answer, so a filter that skips
+    /// the querying entity itself costs nothing for the others. The tree searches best-first,
+    /// the grid and the hash look in growing squares around the point; the sweep and brute
+    /// force test every box.
+    ///
+    /// ```
+    /// use lore_broadphase::{Aabb, SpatialIndex, Tree, glam::vec2};
+    /// # fn main() -> Result<(), lore_broadphase::Error> {
+    /// let mut tree = Tree::new();
+    /// let ids: Vec<_> = (0..10)
+    ///     .map(|i| tree.insert(Aabb::from_center(vec2(i as f32 * 10.0, 0.0), vec2(1.0, 1.0))?))
+    ///     .collect::<Result<_, _>>()?;
+    /// let mut near = Vec::new();
+    /// tree.k_nearest(vec2(21.0, 0.0), 2, f32::INFINITY, &mut |_| true, &mut near)?;
+    /// assert_eq!(near.iter().map(|n| n.id).collect::<Vec<_>>(), [ids[2], ids[3]]);
+    /// assert_eq!(near[0].distance_squared, 0.0); // inside the box around x = 20
+    /// assert_eq!(near[1].distance_squared, 64.0); // 8 units to the box around x = 30
+    /// // Within 5 units only the first one is near enough.
+    /// tree.k_nearest(vec2(21.0, 0.0), 2, 5.0, &mut |_| true, &mut near)?;
+    /// assert_eq!(near.len(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Geom`] for a NaN, infinite or out-of-range point, [`Error::BadQuery`] for a
+    /// NaN or negative `max_distance`.
+    fn k_nearest(
+        &mut self,
+        point: Vec2,
+        k: usize,
+        max_distance: f32,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<Nearest>,
+    ) -> Result<QueryStats, Error> {
+        let max_d2 = near::nearest_args(point, max_distance)?;
+        let (mut ids, mut boxes) = (Vec::new(), Vec::new());
+        self.ids_and_boxes(&mut ids, &mut boxes);
+        Ok(near::brute_k_nearest(ids.into_iter().zip(boxes), point, k, max_d2, filter, out))
+    }
+
+    /// The proxy nearest to `point` that `filter` accepts, within `max_distance`: the first
+    /// answer of [`SpatialIndex::k_nearest`] with `k = 1`.
+    ///
+    /// # Errors
+    /// As [`SpatialIndex::k_nearest`].
+    fn nearest(
+        &mut self,
+        point: Vec2,
+        max_distance: f32,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+    ) -> Result<(Option<Nearest>, QueryStats), Error> {
+        let mut out = Vec::with_capacity(1);
+        let stats = self.k_nearest(point, 1, max_distance, filter, &mut out)?;
+        Ok((out.first().copied(), stats))
+    }
+
+    /// The first box that `aabb`, moving along `motion`, touches among those `filter`
+    /// accepts: the smallest time of impact `t` in `0..=1` (`t = 0` for a box overlapping at
+    /// the start), ties to the smaller id. The broad phase of a character controller or a
+    /// fast bullet: the box swept from its start to `start + motion`, exactly.
+    ///
+    /// The tree descends only into nodes the swept box reaches before the best hit so far; the
+    /// grid and the hash query the cells along the path a cell at a time and stop after the
+    /// step holding the first hit; the sweep and brute force test every box.
+    ///
+    /// ```
+    /// use lore_broadphase::{Aabb, Grid, SpatialIndex, glam::vec2};
+    /// # fn main() -> Result<(), lore_broadphase::Error> {
+    /// let mut grid = Grid::new(vec2(0.0, 0.0), 4.0, 32, 32)?;
+    /// let wall = grid.insert(Aabb::new(vec2(20.0, 0.0), vec2(21.0, 40.0))?)?;
+    /// let _far = grid.insert(Aabb::new(vec2(60.0, 0.0), vec2(61.0, 40.0))?)?;
+    /// let player = Aabb::from_center(vec2(10.0, 10.0), vec2(1.0, 1.0))?;
+    /// let (hit, _stats) = grid.cast_aabb(&player, vec2(20.0, 0.0), &mut |_| true)?;
+    /// let hit = hit.expect("the wall is in the way");
+    /// assert_eq!((hit.id, hit.t), (wall, 0.45)); // 9 of the 20 units, then the sides touch
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::BadQuery`] for a motion that is not finite.
+    fn cast_aabb(
+        &mut self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+    ) -> Result<(Option<CastHit>, QueryStats), Error> {
+        near::cast_args(motion)?;
+        let (mut ids, mut boxes) = (Vec::new(), Vec::new());
+        self.ids_and_boxes(&mut ids, &mut boxes);
+        Ok(near::brute_cast(ids.into_iter().zip(boxes), aabb, motion, filter, None))
+    }
+
+    /// Every box that `aabb`, moving along `motion`, touches among those `filter` accepts, in
+    /// hit order (by `t`, ties to the smaller id), into `out` (replaced): what a bullet passes
+    /// through, or every contact a character controller must consider.
+    ///
+    /// # Errors
+    /// [`Error::BadQuery`] for a motion that is not finite.
+    fn cast_aabb_all(
+        &mut self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<CastHit>,
+    ) -> Result<QueryStats, Error> {
+        near::cast_args(motion)?;
+        let (mut ids, mut boxes) = (Vec::new(), Vec::new());
+        self.ids_and_boxes(&mut ids, &mut boxes);
+        Ok(near::brute_cast(ids.into_iter().zip(boxes), aabb, motion, filter, Some(out)).1)
+    }
 
     /// Every overlapping pair `(a, b)`, `a < b`, sorted, each once, into `out` (replaced): the
     /// broad phase's reindex + query in one call.

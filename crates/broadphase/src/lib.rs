@@ -1,8 +1,10 @@
 //! Broad phase and spatial indexes for 2D games: five indexes behind one trait.
 //!
 //! A spatial index holds boxes ([`Aabb`]) under ids ([`ProxyId`]) and answers "which boxes
-//! overlap this box / contain this point / does this ray hit first", plus the broad phase's
-//! question "which pairs of boxes overlap", each pair reported once, in a deterministic order.
+//! overlap this box / contain this point / does this ray hit first / which are nearest to this
+//! point ([`SpatialIndex::k_nearest`]) / what does this box hit as it moves
+//! ([`SpatialIndex::cast_aabb`])", plus the broad phase's question "which pairs of boxes
+//! overlap", each pair reported once, in a deterministic order.
 //! Every index gives exactly the same answers as [`BruteForce`] (the property tests check it);
 //! they differ only in speed.
 //!
@@ -53,7 +55,14 @@
 //! - Boxes are closed: touching boxes overlap; zero-size boxes are points and are valid.
 //! - Pairs are `(a, b)` with `a < b`, sorted; ray hits sort by `t`, ties to the smaller id.
 //! - Query results replace the contents of the `out` vector they are given.
-//! - Queries take `&mut self`: grid and hash reindex lazily and keep query stamps.
+//! - Queries through the trait take `&mut self`: the grid and the hash bring their cell lists
+//!   up to date lazily on the first query after a change and keep per-proxy query stamps, and
+//!   the tree finishes its pending refits and reuses its stack. [`Tree`] and [`BruteForce`]
+//!   also answer nearest and cast queries through `&self` (inherent methods of the same names),
+//!   so several threads can query one of them at once.
+//! - Nearest queries sort by squared distance, ties to the smaller id; casts by time of impact
+//!   `t` in `0..=1`, ties to the smaller id.
+//! - A value per proxy lives beside the index, in a [`ProxyMap`] keyed by [`ProxyId`].
 //! - Bad input (NaN, infinities, inverted boxes, stale ids, zero cell sizes) is an [`Error`],
 //!   never a panic.
 //!
@@ -94,8 +103,10 @@ mod error;
 mod hits;
 mod id;
 mod index;
+mod near;
 mod pairs;
 mod par;
+mod payload;
 mod ray_hit;
 mod slots;
 mod stats;
@@ -114,6 +125,8 @@ pub use id::ProxyId;
 pub use index::SpatialIndex;
 pub use lore_geom;
 pub use lore_geom::{Aabb, Ray};
+pub use near::{CastHit, Nearest};
+pub use payload::ProxyMap;
 pub use ray_hit::RayHit;
 pub use stats::QueryStats;
 pub use sweep::{Axis, Sweep};

@@ -1,9 +1,13 @@
 //! Every index gives exactly the brute-force answers: pairs, box and point queries, first ray
-//! hits (with a filter) and all ray hits in order, through random inserts, moves and removals,
-//! including zero-size, huge and far-away (±1e7) boxes and reused ids.
+//! hits (with a filter) and all ray hits in order, k-nearest (equal to a brute-force sort by
+//! distance) and swept-box casts (equal to brute force over the swept area), through random
+//! inserts, moves and removals, including zero-size, huge and far-away (±1e7) boxes and reused
+//! ids.
 
 use lore_broadphase::glam::{Vec2, vec2};
-use lore_broadphase::{Aabb, Axis, BruteForce, Grid, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree, World};
+use lore_broadphase::{
+    Aabb, Axis, BruteForce, CastHit, Grid, Nearest, ProxyId, Ray, SpatialHash, SpatialIndex, Sweep, Tree, World,
+};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -77,6 +81,71 @@ fn ray() -> impl Strategy<Value = Ray> {
     (coord(), coord(), dir, len).prop_filter_map("zero direction", |(x, y, d, l)| Ray::new(vec2(x, y), d, l).ok())
 }
 
+/// A moving box and its motion (sometimes zero, sometimes along an axis, sometimes long).
+fn cast() -> impl Strategy<Value = (Aabb, Vec2)> {
+    let motion = prop_oneof![
+        4 => (-40.0f32..40.0, -40.0f32..40.0).prop_map(|(x, y)| vec2(x, y)),
+        1 => (-40.0f32..40.0).prop_map(|x| vec2(x, 0.0)),
+        1 => (-40.0f32..40.0).prop_map(|y| vec2(0.0, y)),
+        1 => Just(Vec2::ZERO),
+        1 => (-2.0e7f32..2.0e7, -2.0e7f32..2.0e7).prop_map(|(x, y)| vec2(x, y)),
+    ];
+    (aabb(), motion)
+}
+
+/// A nearest query: `k` and the distance bound.
+fn nearest_args() -> impl Strategy<Value = (usize, f32)> {
+    (0usize..7, prop_oneof![2 => Just(f32::INFINITY), 1 => 0.0f32..30.0, 1 => Just(0.0f32)])
+}
+
+/// The k nearest by a plain sort of every live box (distance², then id): the property's
+/// reference, independent of any index.
+fn sorted_nearest(reference: &BruteForce, point: Vec2, k: usize, max: f32, keep: fn(ProxyId) -> bool) -> Vec<Nearest> {
+    let mut all: Vec<Nearest> = reference
+        .ids()
+        .into_iter()
+        .filter(|&id| keep(id))
+        .map(|id| Nearest { id, distance_squared: reference.aabb(id).unwrap().distance_squared(point) })
+        .filter(|n| n.distance_squared <= max * max)
+        .collect();
+    all.sort_by(|a, b| a.distance_squared.total_cmp(&b.distance_squared).then(a.id.cmp(&b.id)));
+    all.truncate(k);
+    all
+}
+
+/// Every cast hit by brute force over the swept area: the boxes a box query of the area from
+/// the start box to the end box finds, each tested with a slab test written here.
+fn swept_hits(reference: &mut BruteForce, moving: &Aabb, motion: Vec2, keep: fn(ProxyId) -> bool) -> Vec<CastHit> {
+    let swept = Aabb::covering(moving.min().min(moving.min() + motion), moving.max().max(moving.max() + motion));
+    let mut candidates = Vec::new();
+    // Grown a little: the query is only a filter, the slab test decides.
+    reference.query_aabb(&swept.grown(swept.size().max_element() * 1.0e-4 + 1.0e-3), &mut candidates);
+    let mut hits: Vec<CastHit> = candidates
+        .into_iter()
+        .filter(|&id| keep(id))
+        .filter_map(|id| {
+            let b = reference.aabb(id).unwrap();
+            let (mut enter, mut exit) = (0.0f32, 1.0f32);
+            for axis in 0..2 {
+                let (d, lo, hi) =
+                    (motion[axis], b.min()[axis] - moving.max()[axis], b.max()[axis] - moving.min()[axis]);
+                if d == 0.0 {
+                    if lo > 0.0 || hi < 0.0 {
+                        return None;
+                    }
+                } else {
+                    let (a, z) = if d > 0.0 { (lo / d, hi / d) } else { (hi / d, lo / d) };
+                    enter = enter.max(a);
+                    exit = exit.min(z);
+                }
+            }
+            (enter <= exit).then_some(CastHit { id, t: enter })
+        })
+        .collect();
+    hits.sort_by(|a, b| a.t.total_cmp(&b.t).then(a.id.cmp(&b.id)));
+    hits
+}
+
 /// Applies `ops` to the reference and every index, checking ids agree.
 fn build(ops: &[Op]) -> (BruteForce, Vec<Box<dyn SpatialIndex>>) {
     let mut reference = BruteForce::new();
@@ -139,7 +208,41 @@ fn filter(id: ProxyId) -> bool {
 
 /// The body of the property: every index answers like brute force.
 fn check_scene(ops: &[Op], areas: &[Aabb], points: &[(f32, f32)], rays: &[Ray]) -> Result<(), TestCaseError> {
+    check_scene_with(ops, areas, points, rays, &[], &[])
+}
+
+fn check_scene_with(
+    ops: &[Op],
+    areas: &[Aabb],
+    points: &[(f32, f32)],
+    rays: &[Ray],
+    near: &[(usize, f32)],
+    casts: &[(Aabb, Vec2)],
+) -> Result<(), TestCaseError> {
     let (mut reference, mut others) = build(ops);
+    // The references for nearest and casts, from plain sorts (not from an index's search).
+    let mut want_near = Vec::new();
+    for (&(x, y), &(k, max)) in points.iter().zip(near.iter().cycle()) {
+        let p = vec2(x, y);
+        let expect = sorted_nearest(&reference, p, k, max, filter);
+        let mut got = Vec::new();
+        reference.k_nearest(p, k, max, &mut filter, &mut got).unwrap();
+        prop_assert_eq!(&got, &expect, "brute k-nearest {:?} k {} max {}", p, k, max);
+        want_near.push((p, k, max, expect));
+    }
+    let mut want_casts = Vec::new();
+    for (moving, motion) in casts {
+        let expect = swept_hits(&mut reference, moving, *motion, filter);
+        let mut got = Vec::new();
+        reference.cast_aabb_all(moving, *motion, &mut filter, &mut got).unwrap();
+        prop_assert_eq!(&got, &expect, "brute cast {:?} by {:?}", moving, motion);
+        for hit in &expect {
+            // The moving box, moved by t, touches the box (up to rounding).
+            let at = moving.translated(*motion * hit.t).grown(1.0e-3 * (1.0 + motion.abs().max_element()));
+            prop_assert!(at.overlaps(&reference.aabb(hit.id).unwrap()), "{:?} does not touch at t", hit);
+        }
+        want_casts.push((moving, *motion, expect));
+    }
     let mut want_pairs = Vec::new();
     reference.pairs(&mut want_pairs);
     // Unsorted pairs: the same set, and the same order from indexes given the same calls.
@@ -204,6 +307,28 @@ fn check_scene(ops: &[Op], areas: &[Aabb], points: &[(f32, f32)], rays: &[Ray]) 
             ix.raycast_all(r, &mut filter, &mut got_hits);
             prop_assert_eq!(&got_hits, &want_hits, "{} all hits {:?}", name, r);
         }
+        let mut got_near = Vec::new();
+        for (p, k, max, expect) in &want_near {
+            ix.k_nearest(*p, *k, *max, &mut filter, &mut got_near).unwrap();
+            prop_assert_eq!(&got_near, expect, "{} k-nearest {:?} k {} max {}", name, p, k, max);
+            let (first, _) = ix.nearest(*p, *max, &mut filter).unwrap();
+            prop_assert_eq!(
+                first,
+                sorted_nearest(&reference, *p, 1, *max, filter).first().copied(),
+                "{} nearest",
+                name
+            );
+        }
+        let mut got_casts = Vec::new();
+        for (moving, motion, expect) in &want_casts {
+            ix.cast_aabb_all(moving, *motion, &mut filter, &mut got_casts).unwrap();
+            prop_assert_eq!(&got_casts, expect, "{} cast all {:?} by {:?}", name, moving, motion);
+            let (first, _) = ix.cast_aabb(moving, *motion, &mut filter).unwrap();
+            prop_assert_eq!(first, expect.first().copied(), "{} first cast hit {:?} by {:?}", name, moving, motion);
+            let (unfiltered, _) = ix.cast_aabb(moving, *motion, &mut |_| true).unwrap();
+            let all = swept_hits(&mut reference, moving, *motion, |_| true);
+            prop_assert_eq!(unfiltered, all.first().copied(), "{} unfiltered first cast hit", name);
+        }
     }
     Ok(())
 }
@@ -221,6 +346,24 @@ proptest! {
         rays in prop::collection::vec(ray(), 1..8),
     ) {
         check_scene(&ops, &areas, &points, &rays)?;
+    }
+}
+
+proptest! {
+    // The long run of the nearest and cast queries (fewer cases: each case checks every index
+    // against two plain sorts).
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "long run, release mode: cargo test --release -p lore-broadphase -- --ignored"]
+    fn nearest_and_casts_answer_like_brute_force_long(
+        ops in prop::collection::vec(op(), 0..300),
+        area in aabb(),
+        points in prop::collection::vec((coord(), coord()), 1..6),
+        near in prop::collection::vec(nearest_args(), 1..4),
+        casts in prop::collection::vec(cast(), 1..6),
+    ) {
+        check_scene_with(&ops, &[area], &points, &[], &near, &casts)?;
     }
 }
 
@@ -311,6 +454,19 @@ proptest! {
         rays in prop::collection::vec(ray(), 1..8),
     ) {
         check_scene(&ops, &areas, &points, &rays)?;
+    }
+
+    /// k-nearest equals a brute-force sort by distance; a cast equals brute force over the
+    /// swept area; in every index, first answers and all answers.
+    #[test]
+    fn nearest_and_casts_answer_like_brute_force(
+        ops in prop::collection::vec(op(), 0..120),
+        area in aabb(),
+        points in prop::collection::vec((coord(), coord()), 1..6),
+        near in prop::collection::vec(nearest_args(), 1..4),
+        casts in prop::collection::vec(cast(), 1..6),
+    ) {
+        check_scene_with(&ops, &[area], &points, &[], &near, &casts)?;
     }
 }
 

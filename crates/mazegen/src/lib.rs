@@ -81,6 +81,7 @@ mod sets;
 // Layer 3, graphs and trees: random spanning trees, zones on a rooted tree, the Delaunay graph.
 mod delaunay;
 mod spanning;
+mod walkers;
 mod zones;
 // Layer 4, grid mazes: the grid-graph, its carvers, the cell and tile maps.
 mod grid;

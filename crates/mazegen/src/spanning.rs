@@ -7,6 +7,7 @@ use crate::config::TreeAlgorithm;
 use crate::maze::NO_NODE;
 use crate::random::shuffle;
 use crate::sets::{DisjointSets, PREFETCH_AHEAD};
+use crate::walkers::{self, GeneralGraph, Walker};
 
 /// Compressed adjacency: `neighbours[start[v]..start[v + 1]]` are `(node, edge index)`.
 #[derive(Debug)]
@@ -50,10 +51,20 @@ pub(crate) fn random_tree(
     bias: f32,
     algorithm: TreeAlgorithm,
 ) -> Vec<u32> {
-    match algorithm {
-        TreeAlgorithm::Kruskal => kruskal(rng, n, graph, horizontal, bias),
-        TreeAlgorithm::Wilson => wilson(rng, n, graph, horizontal, bias),
-    }
+    let walker = match algorithm {
+        TreeAlgorithm::Kruskal => return kruskal(rng, n, graph, horizontal, bias),
+        TreeAlgorithm::Wilson => return wilson(rng, n, graph, horizontal, bias),
+        TreeAlgorithm::RecursiveBacktracker => Walker::Backtracker,
+        TreeAlgorithm::Prim => Walker::Prim,
+        TreeAlgorithm::HuntAndKill => Walker::HuntAndKill,
+        TreeAlgorithm::AldousBroder => Walker::AldousBroder,
+        TreeAlgorithm::GrowingTree { newest_percent } => Walker::GrowingTree(newest_percent),
+        TreeAlgorithm::Eller | TreeAlgorithm::Sidewinder | TreeAlgorithm::BinaryTree => {
+            unreachable!("Config::validate refuses the row carvers on general graphs")
+        }
+    };
+    let g = GeneralGraph { adjacency: Adjacency::new(n, graph.iter().map(|e| (e[0], e[1]))), horizontal };
+    walkers::carve(&g, walker, rng, bias)
 }
 
 /// Kruskal over a random order. Horizontal and vertical edges are shuffled apart and merged,
@@ -246,7 +257,7 @@ mod tests {
     fn both_algorithms_give_spanning_trees() {
         let (_, graph) = crate::grid::grid_graph(9, 7);
         let horizontal: Vec<bool> = graph.iter().map(|&[a, b]| b == a + 1).collect();
-        for algorithm in [TreeAlgorithm::Kruskal, TreeAlgorithm::Wilson] {
+        for algorithm in TreeAlgorithm::ALL.into_iter().filter(|a| !a.grid_only()) {
             for bias in [-1.0, -0.3, 0.0, 0.7, 1.0] {
                 let mut rng = Pcg64Mcg::seed_from_u64(3);
                 let tree = random_tree(&mut rng, 63, &graph, &horizontal, bias, algorithm);

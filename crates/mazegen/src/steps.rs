@@ -8,7 +8,7 @@ use glam::vec2;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::config::{Config, Shape, TreeAlgorithm};
+use crate::config::{Config, Shape};
 use crate::error::Error;
 use crate::grid::GridTree;
 use crate::maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
@@ -229,10 +229,7 @@ impl Generator {
                 // Same distributions as the general Kruskal and Wilson, several times faster; the
                 // walk from the root reads the carver's bits instead of building an adjacency list.
                 Some((width, height)) => {
-                    let carved = match self.config.tree {
-                        TreeAlgorithm::Kruskal => GridTree::carve_with(&mut self.rng, width, height, bias),
-                        TreeAlgorithm::Wilson => GridTree::carve_uniform_with(&mut self.rng, width, height, bias),
-                    };
+                    let carved = GridTree::carve_by_with(self.config.tree, &mut self.rng, width, height, bias);
                     (carved.graph_edges(&m.graph), carved.orient(m.root))
                 }
                 None => {

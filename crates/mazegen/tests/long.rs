@@ -4,7 +4,7 @@ mod common;
 
 use lore_mazegen::{Config, TreeAlgorithm, check, generate, measure};
 
-/// 10,000 seeds of each kind (grid mazes with both tree algorithms): zero unsolvable mazes. Also prints the zone balance distribution
+/// 10,000 seeds of each kind (grid mazes with every tree algorithm): zero unsolvable mazes. Also prints the zone balance distribution
 /// of 200-point logic mazes with 10 zones (K = N / 20), quoted in docs/mazegen.md.
 #[test]
 #[ignore = "long: 10,000 seeds, run in release"]
@@ -14,7 +14,7 @@ fn ten_thousand_seeds_all_solvable() {
         let points = generate(&Config::points(200).zones(10).cycles(15).seed(seed)).unwrap();
         let solution = common::assert_sound(&points);
         balances.push(measure(&points, &solution).zone_balance);
-        for tree in [TreeAlgorithm::Wilson, TreeAlgorithm::Kruskal] {
+        for tree in TreeAlgorithm::ALL {
             let grid = generate(&Config::grid(24, 16).zones(6).cycles(10).bias(0.5).tree(tree).seed(seed)).unwrap();
             common::assert_sound(&grid);
         }
@@ -38,7 +38,8 @@ fn ten_thousand_seeds_all_solvable() {
 }
 
 /// With the bias off, the Kruskal tree's dead-end ratio, corridor length and turn ratio are within
-/// 5 % of Wilson's (exactly uniform) spanning trees, on 100 × 100 grids over 40 seeds each.
+/// 5 % of Wilson's (exactly uniform) spanning trees, on 100 × 100 grids over 40 seeds each, and
+/// Aldous–Broder's (uniform too) within 3 %.
 #[test]
 #[ignore = "long: statistics over large grids, run in release"]
 fn unbiased_tree_statistics_match_uniform_spanning_trees() {
@@ -55,7 +56,14 @@ fn unbiased_tree_statistics_match_uniform_spanning_trees() {
     };
     let kruskal = stats(TreeAlgorithm::Kruskal);
     let wilson = stats(TreeAlgorithm::Wilson);
-    println!("dead ends, corridor length, turns: kruskal {kruskal:?} wilson {wilson:?}");
+    let aldous_broder = stats(TreeAlgorithm::AldousBroder);
+    println!(
+        "dead ends, corridor length, turns: kruskal {kruskal:?} wilson {wilson:?} aldous-broder {aldous_broder:?}"
+    );
+    for i in 0..3 {
+        let rel = (aldous_broder[i] - wilson[i]).abs() / wilson[i];
+        assert!(rel <= 0.03, "statistic {i}: aldous-broder {} wilson {} ({rel:.3})", aldous_broder[i], wilson[i]);
+    }
     for i in 0..3 {
         let rel = (kruskal[i] - wilson[i]).abs() / wilson[i];
         assert!(rel <= 0.05, "statistic {i}: kruskal {} wilson {} ({rel:.3})", kruskal[i], wilson[i]);

@@ -35,17 +35,24 @@ proptest! {
         prop_assert_eq!(doors, usize::from(zones) - 1);
     }
 
-    /// Both grid carvers give a spanning tree (every cell reachable, no loop), the same for the
+    /// Every grid carver gives a spanning tree (every cell reachable, no loop), the same for the
     /// same seed, and the tree `generate` keeps when it keeps its first one.
     #[test]
     fn carved_grids_are_spanning_trees(
-        seed in any::<u64>(), w in 1u32..60, h in 1u32..40, bias in -1.0f32..=1.0, uniform in any::<bool>(),
+        seed in any::<u64>(), w in 1u32..60, h in 1u32..40, bias in -1.0f32..=1.0, which in 0usize..10,
+        newest_percent in 0u8..=100,
     ) {
-        let (tree, algorithm) = if uniform {
-            (GridTree::carve_uniform(w, h, bias, seed).unwrap(), TreeAlgorithm::Wilson)
-        } else {
-            (GridTree::carve(w, h, bias, seed).unwrap(), TreeAlgorithm::Kruskal)
+        let algorithm = match TreeAlgorithm::ALL[which] {
+            TreeAlgorithm::GrowingTree { .. } => TreeAlgorithm::GrowingTree { newest_percent },
+            other => other,
         };
+        let tree = match algorithm {
+            TreeAlgorithm::Kruskal => GridTree::carve(w, h, bias, seed).unwrap(),
+            TreeAlgorithm::Wilson => GridTree::carve_uniform(w, h, bias, seed).unwrap(),
+            _ => GridTree::carve_by(algorithm, w, h, bias, seed).unwrap(),
+        };
+        prop_assert_eq!(&tree, &GridTree::carve_by(algorithm, w, h, bias, seed).unwrap());
+        common::assert_spanning_tree(w, h, tree.passages());
         prop_assert_eq!(tree.passage_count() as u32, w * h - 1);
         let maze = generate(&Config::grid(w, h).zones(1).bias(bias).tree(algorithm).seed(seed)).unwrap();
         common::assert_sound(&maze);
@@ -63,10 +70,28 @@ proptest! {
         }
     }
 
+    /// The walking carvers on logic mazes (Delaunay graphs) give sound mazes too, and the row
+    /// carvers are refused there with a config error.
     #[test]
-    fn stepping_equals_one_shot(seed in any::<u64>(), n in 10u32..300, zones in 1u16..8, cycles in 0u32..30, grid in any::<bool>()) {
-        let config = if grid { Config::grid(n / 10 + 2, 12) } else { Config::points(n) };
-        let config = config.zones(zones).cycles(cycles).seed(seed);
+    fn logic_mazes_from_every_walker_are_sound(seed in any::<u64>(), n in 10u32..300, zones in 1u16..8, bias in -1.0f32..=1.0, which in 0usize..10) {
+        let algorithm = TreeAlgorithm::ALL[which];
+        let zones = zones.min((n / 3) as u16).max(1);
+        let config = Config::points(n).zones(zones).bias(bias).tree(algorithm).seed(seed);
+        if algorithm.grid_only() {
+            prop_assert!(matches!(generate(&config), Err(lore_mazegen::Error::Config(_))));
+        } else {
+            let maze = generate(&config).unwrap();
+            prop_assert_eq!(maze.edges.len() + 1, maze.positions.len(), "a tree: no cycles asked for");
+            let solution = common::assert_sound(&maze);
+            prop_assert_eq!(solution.key_order.len(), usize::from(zones) - 1);
+        }
+    }
+
+    #[test]
+    fn stepping_equals_one_shot(seed in any::<u64>(), n in 10u32..300, zones in 1u16..8, cycles in 0u32..30, grid in any::<bool>(), which in 0usize..10) {
+        let algorithm = TreeAlgorithm::ALL[which];
+        let config = if grid || algorithm.grid_only() { Config::grid(n / 10 + 2, 12) } else { Config::points(n) };
+        let config = config.zones(zones).cycles(cycles).tree(algorithm).seed(seed);
         let mut generator = Generator::new(&config).unwrap();
         let mut doors = 0;
         let mut keys = 0;

@@ -26,6 +26,9 @@ fn configs_round_trip_and_regenerate_the_same_maze() {
     for config in [
         Config::points(200).zones(5).cycles(12).seed(9).root(3),
         Config::grid(15, 9).zones(3).bias(0.4).tree(TreeAlgorithm::Kruskal).balance(0.5, 4).seed(77),
+        Config::grid(12, 8).zones(2).tree(TreeAlgorithm::GrowingTree { newest_percent: 30 }).seed(5),
+        Config::grid(12, 8).zones(2).tree(TreeAlgorithm::Eller).seed(5),
+        Config::points(60).zones(2).tree(TreeAlgorithm::HuntAndKill).seed(5),
     ] {
         let back: Config = round_trip(&config);
         assert_eq!(back, config);

@@ -117,6 +117,36 @@ macro_rules! spatial_index_over_cells {
                 self.0.pairs_with(ids, areas, out)
             }
 
+            fn k_nearest(
+                &mut self,
+                point: glam::Vec2,
+                k: usize,
+                max_distance: f32,
+                filter: &mut dyn FnMut($crate::ProxyId) -> bool,
+                out: &mut alloc::vec::Vec<$crate::Nearest>,
+            ) -> core::result::Result<$crate::QueryStats, $crate::Error> {
+                self.0.k_nearest(point, k, max_distance, filter, out)
+            }
+
+            fn cast_aabb(
+                &mut self,
+                aabb: &$crate::Aabb,
+                motion: glam::Vec2,
+                filter: &mut dyn FnMut($crate::ProxyId) -> bool,
+            ) -> core::result::Result<(Option<$crate::CastHit>, $crate::QueryStats), $crate::Error> {
+                self.0.cast(aabb, motion, filter, None)
+            }
+
+            fn cast_aabb_all(
+                &mut self,
+                aabb: &$crate::Aabb,
+                motion: glam::Vec2,
+                filter: &mut dyn FnMut($crate::ProxyId) -> bool,
+                out: &mut alloc::vec::Vec<$crate::CastHit>,
+            ) -> core::result::Result<$crate::QueryStats, $crate::Error> {
+                Ok(self.0.cast(aabb, motion, filter, Some(out))?.1)
+            }
+
             fn raycast(
                 &mut self,
                 ray: &$crate::Ray,
@@ -167,6 +197,7 @@ mod grid;
 mod hash;
 mod lists;
 mod map;
+mod near;
 mod pair_pass;
 mod patched;
 mod query;

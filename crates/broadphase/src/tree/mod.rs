@@ -25,6 +25,7 @@
 //! [`SpatialIndex`] face).
 
 mod insert_remove;
+mod near;
 mod pair_search;
 mod pool;
 mod query;
@@ -38,10 +39,12 @@ use crate::error::Error;
 use crate::hits::{all_hits, first_hit};
 use crate::id::ProxyId;
 use crate::index::SpatialIndex;
+use crate::near::{CastHit, Nearest};
 use crate::pairs::Order;
 use crate::ray_hit::RayHit;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
+use glam::Vec2;
 use lore_geom::{Aabb, Ray};
 use pool::{NULL, Node};
 
@@ -132,6 +135,39 @@ impl SpatialIndex for Tree {
 
     fn ids(&self) -> Vec<ProxyId> {
         self.slots.live_slots().map(|s| self.slots.id(s)).collect()
+    }
+
+    fn k_nearest(
+        &mut self,
+        point: Vec2,
+        k: usize,
+        max_distance: f32,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<Nearest>,
+    ) -> Result<QueryStats, Error> {
+        self.refit();
+        Tree::k_nearest(self, point, k, max_distance, filter, out)
+    }
+
+    fn cast_aabb(
+        &mut self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+    ) -> Result<(Option<CastHit>, QueryStats), Error> {
+        self.refit();
+        Tree::cast_aabb(self, aabb, motion, filter)
+    }
+
+    fn cast_aabb_all(
+        &mut self,
+        aabb: &Aabb,
+        motion: Vec2,
+        filter: &mut dyn FnMut(ProxyId) -> bool,
+        out: &mut Vec<CastHit>,
+    ) -> Result<QueryStats, Error> {
+        self.refit();
+        Tree::cast_aabb_all(self, aabb, motion, filter, out)
     }
 
     fn query_aabb(&mut self, area: &Aabb, out: &mut Vec<ProxyId>) -> QueryStats {

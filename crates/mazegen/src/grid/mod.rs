@@ -2,6 +2,7 @@
 
 mod carve;
 mod cell_map;
+mod classic;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod tiles;

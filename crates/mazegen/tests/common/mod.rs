@@ -63,3 +63,30 @@ pub fn reachable(maze: &Maze, open: impl Fn(u8) -> bool) -> Vec<bool> {
     }
     seen
 }
+
+/// A perfect maze: `w × h − 1` passages, each between two neighbouring cells, none closing a
+/// loop (a plain union-find, independent of the crate's).
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub fn assert_spanning_tree(w: u32, h: u32, passages: impl Iterator<Item = [u32; 2]>) {
+    let n = (w * h) as usize;
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut a: usize) -> usize {
+        while parent[a] != a {
+            parent[a] = parent[parent[a]];
+            a = parent[a];
+        }
+        a
+    }
+    let mut count = 0;
+    for [a, b] in passages {
+        let (a, b) = (a as usize, b as usize);
+        assert!(a < n && b < n, "passage {a}-{b} outside the grid");
+        let neighbours = (b == a + 1 && a % w as usize + 1 < w as usize) || b == a + w as usize;
+        assert!(neighbours, "passage {a}-{b} does not join neighbours");
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        assert_ne!(ra, rb, "passage {a}-{b} closes a loop");
+        parent[ra] = rb;
+        count += 1;
+    }
+    assert_eq!(count + 1, n, "a spanning tree has one passage fewer than cells");
+}
