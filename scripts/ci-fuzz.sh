@@ -6,7 +6,8 @@
 #
 #   scripts/ci-fuzz.sh [SECONDS] [TARGET...]
 #
-# Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz --locked`). Seeds: the
+# Needs the nightly toolchain; installs cargo-fuzz from the crate registry when it is missing
+# (`cargo install cargo-fuzz --locked`, about 2 minutes on 2 cores). Seeds: the
 # checked-in fuzz/seeds/<target>/ (the bitpack ones made by the crate's own encoders with
 # `cargo run -p lore-benches --bin bitpack_fuzz_seeds -- DIR`); what the fuzzer finds is kept in fuzz/corpus/<target>/
 # (ignored by git), so repeated local runs go deeper.
@@ -24,8 +25,11 @@ if ! rustup run nightly rustc --version >/dev/null 2>&1; then
   exit 2
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
-  echo "ci-fuzz: needs cargo-fuzz: cargo install cargo-fuzz --locked" >&2
-  exit 2
+  echo "ci-fuzz: installing cargo-fuzz (cargo install cargo-fuzz --locked)"
+  if ! cargo install cargo-fuzz --locked; then
+    echo "ci-fuzz: could not install cargo-fuzz (cargo install cargo-fuzz --locked)" >&2
+    exit 2
+  fi
 fi
 
 targets=("$@")

@@ -1,10 +1,11 @@
 # Shared helpers of lore's scripts; sourced, not run.
 
-# missing_packages PKG... : prints the Debian packages among PKG that are not installed.
+# missing_packages PKG... : prints the Debian packages among PKG that are not installed (a
+# PKG=VERSION is looked up by name, and printed whole so that apt installs that version).
 missing_packages() {
   local p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf '%s ' "$p"
+    dpkg-query -W -f='${Status}' "${p%%=*}" 2>/dev/null | grep -q "install ok installed" || printf '%s ' "$p"
   done
 }
 
@@ -41,6 +42,42 @@ disk_use() {
   size=$(du -sh target 2>/dev/null | cut -f1)
   free=$(df -h --output=avail . 2>/dev/null | tail -n 1 | tr -d ' ')
   echo "target ${size:-0}, ${free:-?} free"
+}
+
+# ci_mode : whether this is a CI run (CI set, as GitHub Actions and .ci/run set it, and not
+# "false" or "0"): there, a stage that cannot run is a failure, not a skip.
+ci_mode() {
+  case ${CI:-} in
+    '' | false | 0) return 1 ;;
+    *) return 0 ;;
+  esac
+}
+
+# NOT_RUN: the stages that did not run, with why (see not_run).
+NOT_RUN=()
+
+# not_run NAME WHY : reports a stage that cannot run here. On CI (ci_mode) it stops the
+# script with a failure; elsewhere the stage is skipped and listed at the end.
+not_run() {
+  echo
+  echo "==> $1: NOT RUN, $2" >&2
+  if ci_mode; then
+    echo "<== $1: FAILED: CI is set (CI=$CI), and on CI every stage must run" >&2
+    exit 1
+  fi
+  NOT_RUN+=("$1 ($2)")
+}
+
+# as_root_prefix : prints how to run a command as root here: nothing when we are root,
+# "sudo -n" with passwordless sudo; fails otherwise.
+as_root_prefix() {
+  if [ "$(id -u)" -eq 0 ]; then
+    return 0
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    echo "sudo -n"
+  else
+    return 1
+  fi
 }
 
 # stage NAME CMD... : runs a stage, timing it; stops the script on failure.

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # lore's test command: the one the README gives and CI runs (.ci/run).
 #
-# Installs what the tests need when it is missing (the software Vulkan driver so GPU tests find
-# an adapter, Xvfb for the window test, valgrind for the allocators, ALSA's headers for the
-# dungeon's live sound), then: formatting, clippy,
-# every test of the default members (GPU tests required: they fail, naming the package, when no
-# adapter is found), and the slower stages, each within its budget. Whole run: well under an
-# hour from a clean clone on 2 cores.
+# Installs what the tests need when it is missing (a C compiler and linker, the software Vulkan
+# driver so GPU tests find an adapter, Xvfb for the window test, valgrind for the allocators,
+# ALSA's headers for the dungeon's live sound, the nightly toolchain for the sanitizer and
+# docs.rs stages, cargo-fuzz, Debian's Rust for the no_std and Windows/macOS checks), then:
+# formatting, clippy, every test of the default members (GPU tests required: they fail, naming
+# the package, when no adapter is found), and the slower stages, each within its budget; then
+# every job of the GitHub workflow (docs, no_std builds, packaging, a short fuzz run, the
+# Windows and macOS check). Whole run: about an hour from a clean clone on 2 cores.
+#
+# A stage that cannot run here (no root and no passwordless sudo for the tmpfs tests, no
+# nightly) says "NOT RUN" and why. With CI set (GitHub sets CI=true, and so does .ci/run), that
+# is a failure; elsewhere the run goes on and its last line lists what did not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
@@ -15,54 +21,98 @@ export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 # One fixed proptest seed, so that a CI run is reproducible and a red run can be replayed;
 # `PROPTEST_RNG_SEED=$RANDOM scripts/test.sh` (or a plain `cargo test`) explores fresh cases.
 export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-20261123}
+# Seconds of fuzzing per fuzz target (scripts/ci-fuzz.sh).
+fuzz_seconds=${LORE_FUZZ_SECONDS:-20}
 # Silence the harmless "XDG_RUNTIME_DIR is invalid" warnings of Mesa and wgpu on bare machines.
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
   XDG_RUNTIME_DIR=$(mktemp -d)
   export XDG_RUNTIME_DIR
 fi
 
+# rustup installs no linker: a bare machine fails at its first link without one.
+system_packages() {
+  local c_compiler=()
+  command -v cc >/dev/null 2>&1 || c_compiler=(gcc libc6-dev)
+  ensure_packages "${c_compiler[@]}" mesa-vulkan-drivers libegl1 libegl-mesa0 xvfb xauth valgrind \
+    pkg-config libasound2-dev
+}
+
+# The nightly toolchain (AddressSanitizer, the docs.rs build, cargo-fuzz), installed with
+# rustup when missing.
+have_nightly() {
+  rustup run nightly rustc --version >/dev/null 2>&1 && return 0
+  echo "lore: installing the nightly toolchain (rustup toolchain install nightly --profile minimal)"
+  rustup toolchain install nightly --profile minimal >&2 && rustup run nightly rustc --version >/dev/null 2>&1
+}
+
 total=$SECONDS
-stage "system packages" ensure_packages mesa-vulkan-drivers libegl1 libegl-mesa0 xvfb xauth valgrind \
-  pkg-config libasound2-dev
+stage "system packages (a C compiler when none is found, ...)" system_packages
 stage "format" cargo fmt --all --check
 stage "clippy (default members)" cargo clippy --all-targets -- -D warnings
 stage "tests (default members, GPU tests on lavapipe)" cargo test
 # The GPU collider takes another path on wgpu's GL backend (every pair on the compute pass):
 # the GPU test binaries again (pixel-collide's and the dungeon's), on Mesa's llvmpipe through
-# EGL. No `-p`: it would unify features differently and rebuild wgpu.
+# EGL; a test in each fails unless the adapter is on GL. No `-p`: it would unify features
+# differently and rebuild wgpu.
 stage "GPU tests on the GL backend (llvmpipe)" env WGPU_BACKEND=gl cargo test --test gpu
 # Slow stages (see docs/architecture.md, "Tests and CI"). The long, ignored tests of every
 # library in release mode, built together so they share one release build of the dependencies.
+# broadphase with its `parallel` feature (its thread pool and the 100k-box run of
+# tests/parallel.rs); tests/features.rs fails if the feature is missing from the build.
 # Run times on 2 cores: allocators 85 s, pixel-collide 36 s, bitpack-audio 33 s, broadphase
 # 30 s, reflect 8 s, collide2d 7 s, mazegen 4 s.
-stage "long tests (release, --ignored)" cargo test --release --tests \
+stage "long tests (release, --ignored)" env LORE_BROADPHASE_FEATURES=parallel cargo test --release --tests \
   -p lore-allocators -p lore-bitpack-audio -p lore-broadphase -p lore-collide2d \
-  -p lore-mazegen -p lore-pixel-collide -p lore-reflect -- --ignored
+  -p lore-mazegen -p lore-pixel-collide -p lore-reflect --features lore-broadphase/parallel -- --ignored
 # The file-safety tests that mount a small tmpfs (a full disk, a read-only folder) need root:
-# CI runs as root; elsewhere the stage says it did not run and why.
-if [ "$(id -u)" -eq 0 ]; then
-  # No -p: the targets are picked by name among the default members (lore-bitpack's safety and
-  # cli, lore-maze's cli, lore-editor's files), so the debug build of the stage above is reused
-  # as it is; a -p selection unifies features differently and rebuilt half the workspace.
-  stage "full-disk and read-only tests (tmpfs, root)" cargo test \
+# as root they run directly; otherwise the test binaries (only they) run through passwordless
+# sudo, as cargo's target runner, so the build stays the user's. No -p: the targets are picked
+# by name among the default members (lore-bitpack's safety and cli, lore-maze's cli,
+# lore-editor's files), so the debug build of the test stage is reused as it is.
+if root=$(as_root_prefix); then
+  runner=()
+  if [ -n "$root" ]; then
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    runner=(env "CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$host")_RUNNER=$root --preserve-env")
+  fi
+  stage "full-disk and read-only tests (tmpfs, as root${root:+ through $root})" "${runner[@]}" cargo test \
     --test safety --test cli --test files -- --ignored
 else
-  echo
-  echo "==> full-disk and read-only tests: NOT RUN, they mount a tmpfs and need root" >&2
+  not_run "full-disk and read-only tests" "they mount a tmpfs and need root or passwordless sudo"
 fi
 # The allocators' unsafe code: every test under valgrind memcheck, and under AddressSanitizer
 # on the nightly toolchain with freed blocks poisoned.
 stage "allocators under valgrind memcheck" crates/allocators/scripts/memcheck.sh
 # The other crates with `unsafe` in a hot loop (mazegen's uniform carver, bitpack-audio's SSE2
-# transposition, broadphase's prefetch hints) run their tests under AddressSanitizer too.
-if rustup run nightly rustc --version >/dev/null 2>&1; then
+# transposition, broadphase's prefetch hints and, with `parallel`, its thread pool) run their
+# tests under AddressSanitizer too.
+if have_nightly; then
   stage "allocators under AddressSanitizer (nightly)" crates/allocators/scripts/asan.sh
-  stage "mazegen, bitpack-audio, broadphase under AddressSanitizer (nightly)" \
-    scripts/asan.sh -p lore-mazegen -p lore-bitpack-audio -p lore-broadphase
+  stage "mazegen, bitpack-audio, broadphase (parallel) under AddressSanitizer (nightly)" \
+    env LORE_BROADPHASE_FEATURES=parallel scripts/asan.sh -p lore-mazegen -p lore-bitpack-audio -p lore-broadphase \
+    --features lore-broadphase/parallel
 else
-  echo
-  echo "==> AddressSanitizer stages: NOT RUN, no nightly toolchain here" >&2
-  echo "    (install one with: rustup toolchain install nightly; CI has it)" >&2
+  not_run "AddressSanitizer stages" "no nightly toolchain, and rustup could not install one"
 fi
+# The GitHub workflow's other jobs, so that none of them rots unseen.
+stage "docs (cargo doc per package, warnings denied)" scripts/ci-docs.sh
+if have_nightly; then
+  stage "docs as docs.rs builds them (nightly, --cfg docsrs)" scripts/ci-docs.sh --docsrs
+else
+  not_run "docs.rs build" "no nightly toolchain"
+fi
+stage "no_std builds (thumbv7em-none-eabihf and host)" scripts/ci-no-std.sh
+stage "packaging (licences, README, publish dry run)" scripts/ci-package.sh --allow-dirty
+if have_nightly; then
+  stage "fuzz targets, ${fuzz_seconds} s each (ASan, nightly)" scripts/ci-fuzz.sh "$fuzz_seconds"
+else
+  not_run "fuzz targets" "no nightly toolchain"
+fi
+stage "Windows and macOS check (Debian's rustc, -Zbuild-std)" scripts/ci-cross.sh
 echo
-echo "all stages passed in $((SECONDS - total)) s"
+if [ ${#NOT_RUN[@]} -gt 0 ]; then
+  echo "the stages that ran passed in $((SECONDS - total)) s; NOT RUN (${#NOT_RUN[@]}):" >&2
+  printf '  - %s\n' "${NOT_RUN[@]}" >&2
+else
+  echo "all stages passed in $((SECONDS - total)) s"
+fi

@@ -137,6 +137,10 @@ impl Demo for AllocDemo {
         "One allocation trace through first-, next-, best- and good-fit heaps: region maps and fragmentation. Space pauses, R restarts."
     }
 
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[("Space", "pause or go on"), ("R", "restart the trace")]
+    }
+
     fn reset(&mut self, seed: u64) {
         self.paused = false;
         self.restart(seed);

@@ -156,14 +156,25 @@ enum Command {
 type Res<T> = Result<T, String>;
 
 fn files(inputs: &[PathBuf], ext: &str) -> Res<Vec<PathBuf>> {
+    files_of(inputs, &[ext])
+}
+
+/// The files named in `inputs`, each folder replaced by its files with one of the extensions
+/// `exts` (sorted), in the order given (a file named twice is listed twice: encode and decode
+/// refuse two inputs onto one output). A folder that cannot be listed, or an entry of it that
+/// cannot be read, is an error naming it: a silently shorter list would look like a complete
+/// one.
+fn files_of(inputs: &[PathBuf], exts: &[&str]) -> Res<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in inputs {
         if p.is_dir() {
-            let mut v: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x.eq_ignore_ascii_case(ext)))
-                .collect();
+            let mut v = Vec::new();
+            for e in std::fs::read_dir(p).map_err(|e| format!("{}: cannot list the folder: {e}", p.display()))? {
+                let f = e.map_err(|e| format!("{}: cannot list the folder: {e}", p.display()))?.path();
+                if f.extension().is_some_and(|x| exts.iter().any(|ext| x.eq_ignore_ascii_case(ext))) {
+                    v.push(f);
+                }
+            }
             v.sort();
             out.extend(v);
         } else {
@@ -171,7 +182,7 @@ fn files(inputs: &[PathBuf], ext: &str) -> Res<Vec<PathBuf>> {
         }
     }
     if out.is_empty() {
-        return Err(format!("no .{ext} input files"));
+        return Err(format!("no .{} input files", exts.join(" or .")));
     }
     Ok(out)
 }
@@ -527,12 +538,10 @@ fn run(cli: Cli) -> Res<()> {
 }
 
 fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, caps: Caps) -> Res<()> {
-    let mut list = files(inputs, "wav").unwrap_or_default();
-    list.extend(files(inputs, "bpk").unwrap_or_default());
-    list.dedup();
-    if list.is_empty() {
-        return Err("no .wav or .bpk input files".into());
-    }
+    // Each file once, at its first place (named twice, or named and found in a folder given).
+    let mut seen = std::collections::HashSet::new();
+    let mut list = files_of(inputs, &["wav", "bpk"])?;
+    list.retain(|f| seen.insert(f.clone()));
     println!(
         "file\tchunk\tsamples\topt0 %\topt1 %\topt2 %\topt3 %\tbest classic %\tbpk fast %\tbpk max %\tmax bits/sample"
     );

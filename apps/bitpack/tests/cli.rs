@@ -162,3 +162,82 @@ fn output_limit_refuses_a_file_of_silence_claiming_gigabytes_and_the_flag_raises
     assert!(!ok && err.contains("file claims 1000 samples, more than the limit of 999"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `file` column of `stats`' rows (header left out).
+fn stats_rows(out: &str) -> Vec<String> {
+    out.lines().skip(1).map(|l| l.split('\t').next().unwrap().to_string()).collect()
+}
+
+#[test]
+fn stats_reports_each_file_once_for_several_files_and_a_folder() {
+    let dir = scratch("stats-many");
+    let (tone, stereo) = (clips().remove(0).1, clips().remove(1).1);
+    let (a, b) = (dir.join("a.wav"), dir.join("b.wav"));
+    std::fs::write(&a, wav::write(&tone).unwrap()).unwrap();
+    std::fs::write(&b, wav::write(&stereo).unwrap()).unwrap();
+    // Two files: one total row each, in the order given.
+    let (ok, out, err) = bitpack(&["stats", path(&a), path(&b)]);
+    assert!(ok, "{err}");
+    assert_eq!(stats_rows(&out), [path(&a), path(&b)], "{out}");
+    // A folder with a WAV, a .bpk and a file of neither kind; the same WAV also named on its
+    // own: every WAV and .bpk of the folder once, the file named twice only at its first place.
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let c = sub.join("c.wav");
+    std::fs::write(&c, wav::write(&tone).unwrap()).unwrap();
+    std::fs::write(sub.join("notes.txt"), b"not audio").unwrap();
+    let (ok, _, err) = bitpack(&["encode", path(&b), "-o", path(&sub)]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = bitpack(&["stats", path(&a), path(&sub), path(&a), path(&c)]);
+    assert!(ok, "{err}");
+    let bpk = sub.join("b.bpk");
+    assert_eq!(stats_rows(&out), [path(&a), path(&bpk), path(&c)], "{out}");
+    // The .bpk is read back decoded: its sample count is the WAV's.
+    let row = out.lines().find(|l| l.starts_with(path(&bpk))).unwrap();
+    assert_eq!(row.split('\t').nth(2), Some(stereo.samples.len().to_string().as_str()), "{row}");
+    // A folder with neither kind is an error, not an empty table.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (ok, out, err) = bitpack(&["stats", path(&empty)]);
+    assert!(!ok && err.contains("no .wav or .bpk input files"), "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A folder that cannot be listed fails `stats` with its name, instead of being left out of
+/// the table (or, with nothing else given, reported as "no input files").
+#[test]
+#[cfg(unix)]
+fn stats_on_a_folder_that_cannot_be_listed_fails_naming_it() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("stats-unlistable");
+    let a = dir.join("a.wav");
+    std::fs::write(&a, wav::write(&clips().remove(0).1).unwrap()).unwrap();
+    let locked = dir.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    std::fs::write(locked.join("b.wav"), wav::write(&clips().remove(0).1).unwrap()).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // Root lists any folder: the binary then runs as the unprivileged user `nobody`, for whom
+    // the permission bits hold, from a copy in the scratch folder (the build may sit in a
+    // folder only its owner can enter).
+    let privileged = std::fs::read_dir(&locked).is_ok();
+    let mut cmd = if privileged {
+        let bin = dir.join("bitpack");
+        std::fs::copy(env!("CARGO_BIN_EXE_bitpack"), &bin).unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = std::process::Command::new(bin);
+        cmd.uid(65534).gid(65534);
+        cmd
+    } else {
+        std::process::Command::new(env!("CARGO_BIN_EXE_bitpack"))
+    };
+    cmd.args(["stats", path(&a), path(&locked)]);
+    let o = cmd.output().unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(!o.status.success(), "privileged {privileged}: {out}{err}");
+    assert!(err.contains(path(&locked)) && err.contains("cannot list the folder"), "privileged {privileged}: {err}");
+    assert!(err.contains("Permission denied"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,6 +2,7 @@
 //! never two onto one; bad inputs and huge claims are refused before anything is written.
 
 use std::path::Path;
+#[cfg(unix)]
 use std::process::Command;
 
 use lore_bitpack_audio::classic::{self, Options};
@@ -28,16 +29,19 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+#[cfg(unix)]
 fn is_root() -> bool {
     let out = Command::new("id").arg("-u").output().expect("id -u");
     String::from_utf8_lossy(&out.stdout).trim() == "0"
 }
 
+#[cfg(unix)]
 fn mount_tmpfs(dir: &Path, options: &str) {
     let ok = Command::new("mount").args(["-t", "tmpfs", "-o", options, "tmpfs", path(dir)]).status().unwrap();
     assert!(ok.success(), "mount -t tmpfs -o {options} failed");
 }
 
+#[cfg(unix)]
 fn unmount(dir: &Path) {
     let _ = Command::new("umount").arg(dir).status();
 }
@@ -102,6 +106,7 @@ fn a_target_linked_to_an_input_is_refused() {
 }
 
 #[test]
+#[cfg(unix)]
 fn a_read_only_folder_fails_cleanly_and_keeps_the_original() {
     let dir = scratch("safety-read-only");
     let w = dir.join("tone.wav");
@@ -139,6 +144,7 @@ fn a_read_only_folder_fails_cleanly_and_keeps_the_original() {
 
 /// A tmpfs of 64 KiB fills up in the middle of a 400 KB encode and a 2.6 MB decode.
 #[test]
+#[cfg(unix)]
 #[ignore = "mounts a tmpfs: run as root with --ignored"]
 fn a_full_disk_leaves_the_original_whole() {
     assert!(is_root(), "this test mounts a 64 KiB tmpfs and needs root");
@@ -173,6 +179,7 @@ fn a_full_disk_leaves_the_original_whole() {
 /// A folder encode fills the 64 KiB tmpfs at its second file: the first, still waiting in its
 /// batch, is committed whole; the second and third leave no file and no temporary file.
 #[test]
+#[cfg(unix)]
 #[ignore = "mounts a tmpfs: run as root with --ignored"]
 fn a_full_disk_in_the_middle_of_a_folder_keeps_what_came_before() {
     assert!(is_root(), "this test mounts a 64 KiB tmpfs and needs root");

@@ -797,6 +797,23 @@ mod tests {
         step(&mut d);
         assert_eq!(d.game().unwrap().kinds().wanderer.speed, 0.0);
         assert_eq!(d.kinds_error(), None);
+        // An edit of the same length (one digit changed, as a person saving a tweak): seen by
+        // the file's time, not its length. It is dated a second after the last write, as a
+        // person's next save would be (a coarse file system clock may give two writes a few
+        // milliseconds apart the same time).
+        let same = slow.replace(r#"<parameter name="speed" value="0"/>"#, r#"<parameter name="speed" value="2"/>"#);
+        assert!(same.len() == slow.len() && same != slow);
+        let last = std::fs::metadata(&path).unwrap().modified().unwrap();
+        std::fs::write(&path, &same).unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(last + std::time::Duration::from_secs(1)).unwrap();
+        drop(file);
+        step(&mut d);
+        assert_eq!(d.game().unwrap().kinds().wanderer.speed, 2.0, "a same-length edit was not reloaded");
+        // Back to the slow file (the same length again, dated now).
+        std::fs::write(&path, &slow).unwrap();
+        step(&mut d);
+        assert_eq!(d.game().unwrap().kinds().wanderer.speed, 0.0);
         // A broken edit: the error shows, the last good values stay.
         std::fs::write(&path, &slow[..slow.len() / 2]).unwrap();
         step(&mut d);

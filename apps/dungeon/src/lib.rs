@@ -53,7 +53,7 @@ pub fn demo() -> Box<dyn lore_render::Demo> {
     Box::new(demo::Dungeon::new(level::LevelConfig::default(), kinds::Kinds::shipped(), true))
 }
 
-/// [`demo`] with its sound recorded: the showcase writes the recording out after a headless
+/// [`demo()`] with its sound recorded: the showcase writes the recording out after a headless
 /// run with [`demo::write_recording`] (`OUT/dungeon.wav`).
 ///
 /// # Errors

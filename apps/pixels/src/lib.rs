@@ -415,7 +415,7 @@ impl Demo for PixelsDemo {
     }
 
     fn help(&self) -> &'static [(&'static str, &'static str)] {
-        &[("arrow keys", "fly the ship (ends the autopilot)"), ("Space", "fire")]
+        &[("arrow keys or WASD", "fly the ship (ends the autopilot)"), ("Space", "fire")]
     }
 
     fn reset(&mut self, seed: u64) {

@@ -96,6 +96,10 @@ impl Demo for Bounce {
         "Shapes bouncing in a box: the renderer's own demo. Click to add a disk; G toggles gravity."
     }
 
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[("left click", "add a disk at the pointer"), ("G", "gravity on or off")]
+    }
+
     fn reset(&mut self, seed: u64) {
         let mut s = seed;
         self.bodies.clear();

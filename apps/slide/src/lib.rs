@@ -364,6 +364,18 @@ impl Demo for SlideDemo {
         "lore-collide2d: a disk (arrows) and a box (J/L, I) slide over loose segments and tiles. M swept/discrete, O deepest-first/first-found, C contacts."
     }
 
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("Left / Right", "steer the disk (untouched, it walks on its own)"),
+            ("Up", "the disk jumps"),
+            ("J / L", "steer the box (untouched, it walks on its own)"),
+            ("I", "the box jumps"),
+            ("M", "swept or discrete moves"),
+            ("O", "deepest-first or first-found contact order"),
+            ("C", "show or hide the contacts"),
+        ]
+    }
+
     fn reset(&mut self, seed: u64) {
         // The seed shifts the starting places a little, so runs differ but stay on the floor.
         let s = (seed % 7) as f32 * 0.25;

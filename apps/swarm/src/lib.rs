@@ -297,6 +297,14 @@ impl Demo for SwarmDemo {
         "2,500 moving boxes and disks over five spatial indexes (keys 1-5), heat map (H), ray from the mouse"
     }
 
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("1 / 2 / 3 / 4 / 5", "brute force / sweep / grid / spatial hash / tree"),
+            ("H", "show or hide the heat map"),
+            ("mouse pointer", "where the ray starts (untouched, a point circles the centre)"),
+        ]
+    }
+
     fn reset(&mut self, seed: u64) {
         // A reset keeps the index kind chosen.
         let mut rng = Pcg64::seed_from_u64(seed);

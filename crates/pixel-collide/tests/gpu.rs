@@ -15,6 +15,38 @@ fn gpu() -> &'static Gpu {
     GPU.get_or_init(|| Gpu::headless().expect("a graphics adapter (install mesa-vulkan-drivers)"))
 }
 
+/// The backends `WGPU_BACKEND` allows (wgpu's own spellings), as `wgpu::Backend`'s debug names;
+/// `None` when it is not set.
+fn backends_asked() -> Option<Vec<&'static str>> {
+    let list = std::env::var("WGPU_BACKEND").ok()?;
+    Some(
+        list.split(',')
+            .map(|b| match b.trim().to_lowercase().as_str() {
+                "vulkan" | "vk" => "Vulkan",
+                "dx12" | "d3d12" => "Dx12",
+                "metal" | "mtl" => "Metal",
+                "opengl" | "gles" | "gl" => "Gl",
+                "webgpu" => "BrowserWebGpu",
+                other => panic!("WGPU_BACKEND names an unknown backend: {other:?}"),
+            })
+            .collect(),
+    )
+}
+
+/// The stage that sets `WGPU_BACKEND=gl` runs these tests on GL: the adapter must be one of the
+/// backends asked for, or that stage would test the Vulkan path a second time.
+#[test]
+fn the_adapter_is_on_a_backend_wgpu_backend_allows() {
+    let adapter = gpu().describe();
+    eprintln!("adapter: {adapter}");
+    if let Some(asked) = backends_asked() {
+        assert!(
+            asked.iter().any(|b| adapter.contains(&format!("({b}, "))),
+            "WGPU_BACKEND asks for {asked:?}, got {adapter}"
+        );
+    }
+}
+
 /// An irregular blob with holes: solid inside a wobbly radius, minus a few circles.
 fn blob(w: u32, h: u32, seed: u32) -> Sprite {
     let k = (seed % 7) as f32 + 2.0;

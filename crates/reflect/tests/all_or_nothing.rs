@@ -215,3 +215,254 @@ proptest! {
         }
     }
 }
+
+// `apply()` is all or nothing at any depth: a source whose leaves are wider types (f64 for f32,
+// i64 for i32) applies through the leaves' text forms, and one leaf that does not fit (out of
+// the narrower type's range), wherever it sits, leaves the target exactly as it was.
+
+#[derive(Reflect, Default, Debug, Clone)]
+struct Top {
+    a: f32,
+    kids: Vec<Kid>,
+    tags: std::collections::BTreeMap<String, Leafy>,
+    spare: Option<Leafy>,
+}
+
+#[derive(Reflect, Default, Debug, Clone)]
+struct Kid {
+    b: f32,
+    n: i32,
+    deeper: Vec<Leafy>,
+}
+
+#[derive(Reflect, Default, Debug, Clone)]
+struct Leafy {
+    c: f32,
+    leaves: Vec<f32>,
+}
+
+/// [`Top`] with wider leaves (the same field names).
+#[derive(Reflect, Default, Debug, Clone)]
+struct WideTop {
+    a: f64,
+    kids: Vec<WideKid>,
+    tags: std::collections::BTreeMap<String, WideLeafy>,
+    spare: Option<WideLeafy>,
+}
+
+#[derive(Reflect, Default, Debug, Clone)]
+struct WideKid {
+    b: f64,
+    n: i64,
+    deeper: Vec<WideLeafy>,
+}
+
+#[derive(Reflect, Default, Debug, Clone)]
+struct WideLeafy {
+    c: f64,
+    leaves: Vec<f64>,
+}
+
+/// Every leaf of a [`Top`] as `path=bits`, and every list, map and option as its length:
+/// "unchanged" then means bit for bit (signed zeros and NaN payloads included) and shape.
+fn top_bits(t: &Top) -> Vec<String> {
+    fn leafy(out: &mut Vec<String>, at: &str, l: &Leafy) {
+        out.push(format!("{at}.c={:08x}", l.c.to_bits()));
+        out.push(format!("{at}.leaves#{}", l.leaves.len()));
+        out.extend(l.leaves.iter().enumerate().map(|(i, v)| format!("{at}.leaves[{i}]={:08x}", v.to_bits())));
+    }
+    let mut out = vec![format!("a={:08x}", t.a.to_bits()), format!("kids#{}", t.kids.len())];
+    for (i, k) in t.kids.iter().enumerate() {
+        out.push(format!("kids[{i}].b={:08x}", k.b.to_bits()));
+        out.push(format!("kids[{i}].n={}", k.n));
+        out.push(format!("kids[{i}].deeper#{}", k.deeper.len()));
+        for (j, l) in k.deeper.iter().enumerate() {
+            leafy(&mut out, &format!("kids[{i}].deeper[{j}]"), l);
+        }
+    }
+    out.push(format!("tags#{}", t.tags.len()));
+    for (key, l) in &t.tags {
+        leafy(&mut out, &format!("tags[{key:?}]"), l);
+    }
+    match &t.spare {
+        None => out.push("spare=None".into()),
+        Some(l) => leafy(&mut out, "spare", l),
+    }
+    out
+}
+
+/// The [`Top`] that applying `w` (every leaf in range) must give: each leaf narrowed, exactly
+/// (the wide leaves are made from narrow values).
+fn narrowed(w: &WideTop) -> Top {
+    let leafy = |l: &WideLeafy| Leafy { c: l.c as f32, leaves: l.leaves.iter().map(|&v| v as f32).collect() };
+    Top {
+        a: w.a as f32,
+        kids: w
+            .kids
+            .iter()
+            .map(|k| Kid {
+                b: k.b as f32,
+                n: i32::try_from(k.n).unwrap(),
+                deeper: k.deeper.iter().map(leafy).collect(),
+            })
+            .collect(),
+        tags: w.tags.iter().map(|(key, l)| (key.clone(), leafy(l))).collect(),
+        spare: w.spare.as_ref().map(leafy),
+    }
+}
+
+/// A leaf of a [`WideTop`] and how deep it sits (1: a field of the top).
+enum WideLeaf<'a> {
+    Float(&'a mut f64, usize),
+    Int(&'a mut i64, usize),
+}
+
+/// Every leaf of `w`, in a fixed order.
+fn wide_leaves(w: &mut WideTop) -> Vec<WideLeaf<'_>> {
+    fn leafy<'a>(out: &mut Vec<WideLeaf<'a>>, l: &'a mut WideLeafy, depth: usize) {
+        out.push(WideLeaf::Float(&mut l.c, depth + 1));
+        out.extend(l.leaves.iter_mut().map(|v| WideLeaf::Float(v, depth + 2)));
+    }
+    let mut out = vec![WideLeaf::Float(&mut w.a, 1)];
+    for k in &mut w.kids {
+        out.push(WideLeaf::Float(&mut k.b, 3));
+        out.push(WideLeaf::Int(&mut k.n, 3));
+        for l in &mut k.deeper {
+            leafy(&mut out, l, 4);
+        }
+    }
+    for l in w.tags.values_mut() {
+        leafy(&mut out, l, 2);
+    }
+    if let Some(l) = &mut w.spare {
+        leafy(&mut out, l, 2);
+    }
+    out
+}
+
+/// Finite floats (so that a good apply can be checked bit for bit; NaN's text form does not
+/// keep its payload), signed zeros and subnormals included.
+fn narrow_float() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        Just(0.0f32),
+        Just(-0.0f32),
+        Just(f32::MIN_POSITIVE / 8.0),
+        any::<f32>().prop_filter("finite", |v| v.is_finite()),
+    ]
+}
+
+fn top() -> impl Strategy<Value = Top> {
+    let leafy =
+        || (narrow_float(), prop::collection::vec(narrow_float(), 0..4)).prop_map(|(c, leaves)| Leafy { c, leaves });
+    let kid = (narrow_float(), any::<i32>(), prop::collection::vec(leafy(), 0..3)).prop_map(|(b, n, deeper)| Kid {
+        b,
+        n,
+        deeper,
+    });
+    (
+        narrow_float(),
+        prop::collection::vec(kid, 0..3),
+        prop::collection::btree_map("[a-c]{1,2}", leafy(), 0..3),
+        prop::option::of(leafy()),
+    )
+        .prop_map(|(a, kids, tags, spare)| Top { a, kids, tags, spare })
+}
+
+/// The wide twin of a [`Top`].
+fn widened(t: &Top) -> WideTop {
+    let leafy = |l: &Leafy| WideLeafy { c: f64::from(l.c), leaves: l.leaves.iter().map(|&v| f64::from(v)).collect() };
+    WideTop {
+        a: f64::from(t.a),
+        kids: t
+            .kids
+            .iter()
+            .map(|k| WideKid { b: f64::from(k.b), n: i64::from(k.n), deeper: k.deeper.iter().map(leafy).collect() })
+            .collect(),
+        tags: t.tags.iter().map(|(key, l)| (key.clone(), leafy(l))).collect(),
+        spare: t.spare.as_ref().map(leafy),
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_failed_apply_leaves_the_target_bit_for_bit_unchanged_whatever_the_depth_of_the_bad_leaf(
+        start in top(), source in top(), pick in any::<prop::sample::Index>(), huge in 1e39f64..1e300,
+    ) {
+        let before = top_bits(&start);
+        // The good source applies whole: the target becomes it, bit for bit, whatever it was.
+        let good = widened(&source);
+        let mut target = start.clone();
+        (&mut target as &mut dyn Reflect).apply(&good).unwrap();
+        prop_assert_eq!(top_bits(&target), top_bits(&narrowed(&good)));
+        // One leaf out of range, picked among all of them (deep ones included).
+        let mut bad = good.clone();
+        let mut leaves = wide_leaves(&mut bad);
+        let i = pick.index(leaves.len());
+        let depth = match &mut leaves[i] {
+            WideLeaf::Float(v, d) => {
+                **v = huge.copysign(**v);
+                *d
+            }
+            WideLeaf::Int(v, d) => {
+                **v = if **v < 0 { i64::MIN } else { i64::MAX };
+                *d
+            }
+        };
+        let mut target = start.clone();
+        let err = (&mut target as &mut dyn Reflect).apply(&bad).unwrap_err();
+        prop_assert_eq!(top_bits(&target), before, "leaf {} of {} at depth {}: {}", i, leaves_len(&good), depth, err);
+    }
+}
+
+fn leaves_len(w: &WideTop) -> usize {
+    wide_leaves(&mut w.clone()).len()
+}
+
+// The whole value at once: the text of a whole struct (every field, nested values included)
+// with one fault in its last field, read only after everything before it.
+
+#[derive(Reflect, Default, Debug, Clone)]
+struct Late {
+    piece: Piece,
+    top: Top,
+    last: f32,
+}
+
+/// Every leaf of a [`Late`] by bits; with `any_nan`, every NaN of the piece counts as one (the
+/// text form writes `NaN` without its payload, so a value read from text has the default one).
+fn late_bits(l: &Late, any_nan: bool) -> Vec<String> {
+    let canon = |b: u32| if any_nan && f32::from_bits(b).is_nan() { f32::NAN.to_bits() } else { b };
+    let mut out: Vec<String> = bits(&l.piece).iter().map(|&b| format!("{:08x}", canon(b))).collect();
+    out.push(format!("{:?} {:?}", l.piece.tags, l.piece.label));
+    out.extend(top_bits(&l.top));
+    out.push(format!("last={:08x}", l.last.to_bits()));
+    out
+}
+
+proptest! {
+    #[test]
+    fn whole_struct_text_with_a_late_fault_changes_nothing(
+        start_piece in piece(), start_top in top(), start_last in narrow_float(),
+        new_piece in piece(), new_top in top(), new_last in narrow_float(),
+        fault in prop_oneof![Just("1e39"), Just("x"), Just("Nope("), Just("(1 , 2)"), Just("")],
+    ) {
+        let start = Late { piece: start_piece, top: start_top, last: start_last };
+        let new = Late { piece: new_piece, top: new_top, last: new_last };
+        let text = (&new as &dyn Reflect).to_text();
+        // The last field's value is the text's tail: the fault replaces it.
+        let last_text = (&new as &dyn Reflect).text("last").unwrap();
+        let at = text.rfind(&last_text).unwrap();
+        let tail = &text[at + last_text.len()..];
+        prop_assert!(tail.chars().all(|c| c == ')' || c.is_whitespace()), "{}", text);
+        prop_assert!(at > text.len() / 2, "{}", text);
+        // The good text reads whole (so the fields before the fault do parse) ...
+        let mut value = start.clone();
+        (&mut value as &mut dyn Reflect).set_text("", &text).unwrap();
+        prop_assert_eq!(late_bits(&value, true), late_bits(&new, true));
+        // ... and the faulty one changes nothing.
+        let bad = format!("{}{fault}{}", &text[..at], &text[at + last_text.len()..]);
+        let mut value = start.clone();
+        prop_assert!((&mut value as &mut dyn Reflect).set_text("", &bad).is_err(), "{}", bad);
+        prop_assert_eq!(late_bits(&value, false), late_bits(&start, false));
+    }
+}

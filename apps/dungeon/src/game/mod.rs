@@ -215,7 +215,7 @@ impl Game {
         Ok(())
     }
 
-    /// Advances the game by one fixed step of [`DT`] seconds.
+    /// Advances the game by one fixed step of [`DT`](lore_render::demo::DT) seconds.
     ///
     /// # Errors
     /// [`GameError`] when the next level cannot be made (only on reaching an exit).

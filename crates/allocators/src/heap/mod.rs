@@ -117,7 +117,7 @@ impl Heap<'_> {
 
     /// Allocates a block for `layout`.
     ///
-    /// Good fit's common case is inlined ([`Heap::alloc_good`]); everything else, and the
+    /// Good fit's common case is inlined (`Heap::alloc_good`, private); everything else, and the
     /// list policies (whose empty bitmap sends every request there, so no policy test is
     /// needed before), is a copy of the general code compiled for good fit or for the list
     /// policies. Both return a bare pointer; the error is worked out only when there is none.
