@@ -343,7 +343,7 @@ impl Mask {
     /// }
     /// crater.set_position(30, -2);
     /// terrain.erase(&crater);
-    /// assert!(!terrain.get(32, 0) && terrain.get(33, 0));
+    /// assert!(!terrain.get(34, 0) && terrain.get(35, 0) && terrain.get(32, 1));
     /// assert_eq!(terrain.count(), 64 * 16 - 6); // (32, -2) lay outside the terrain
     /// # Ok::<(), lore_pixel_collide::Error>(())
     /// ```
