@@ -45,6 +45,21 @@ pub enum Error {
     /// [`MAX_SPRITE_SIDE`](crate::MAX_SPRITE_SIDE).
     #[error("disk radius must be finite and within 0..=2048 texels, not {0}")]
     BadRadius(f32),
+    /// A [`Mask::new`](crate::Mask::new) whose far edge does not fit in an `i32`, or with more
+    /// than [`MAX_MASK_PIXELS`](crate::MAX_MASK_PIXELS) pixels.
+    #[error(
+        "mask of {width}x{height} pixels at ({x}, {y}) is invalid (its far edge must fit in an i32 and it may hold at most 2^32 pixels)"
+    )]
+    BadMaskSize {
+        /// Requested left column.
+        x: i32,
+        /// Requested top row.
+        y: i32,
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+    },
     /// The device could not map the results buffer.
     #[error("reading the query results back failed: {0}")]
     ReadBack(String),

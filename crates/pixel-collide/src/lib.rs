@@ -85,7 +85,7 @@ pub use glam;
 pub use gpu::{BatchStats, GpuCollider, GpuOptions, Id, Pending, QueryBatch, Recorded, Results};
 /// The shared world-space vocabulary ([`Aabb`](lore_geom::Aabb)), re-exported.
 pub use lore_geom;
-pub use mask::{Mask, overlap_area, overlaps};
+pub use mask::{Connectivity, MAX_MASK_PIXELS, Mask, Moments, overlap_area, overlaps};
 pub use mesh::{MESH_SUBPIXEL_BITS, Mesh, MeshPlacement};
 pub use sprite::{
     FIXED_BITS, MAX_EXTENT, MAX_POSITION, MAX_SCALE, MAX_SPRITE_SIDE, MIN_SCALE, PixelRect, Placement, Pose, Sprite,

@@ -2,6 +2,9 @@
 
 use crate::{Error, PixelRect, Placement, Pose, Sprite};
 
+mod ops;
+pub use ops::{Connectivity, MAX_MASK_PIXELS, Moments};
+
 /// A 1-bit coverage image placed in collision space: bit `i` of row `j` is pixel
 /// `(bounds.x0 + i, bounds.y0 + j)`. Rows are padded to whole 64-bit words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,7 +128,7 @@ impl Mask {
     /// Whether any pixel is set in both masks.
     pub fn overlaps(&self, other: &Mask) -> bool {
         let mut hit = false;
-        self.each_common_word(other, |w| {
+        self.each_common_word(other, |_, _, w| {
             hit = w != 0;
             hit
         });
@@ -135,7 +138,7 @@ impl Mask {
     /// Number of pixels set in both masks.
     pub fn overlap_area(&self, other: &Mask) -> u64 {
         let mut n = 0u64;
-        self.each_common_word(other, |w| {
+        self.each_common_word(other, |_, _, w| {
             n += u64::from(w.count_ones());
             false
         });
@@ -161,8 +164,10 @@ impl Mask {
         out
     }
 
-    /// Calls `f` with the AND of 64-pixel runs over the common rectangle until it returns true.
-    fn each_common_word(&self, other: &Mask, mut f: impl FnMut(u64) -> bool) {
+    /// Calls `f(j, k, word)` with the AND of 64-pixel runs over the common rectangle, in
+    /// row-major order, until it returns true: `j` counts rows and `k` words from the
+    /// rectangle's top-left corner (bit `b` of the word is pixel `(x0 + 64 k + b, y0 + j)`).
+    fn each_common_word(&self, other: &Mask, mut f: impl FnMut(usize, usize, u64) -> bool) {
         let r = self.bounds.intersect(&other.bounds);
         if r.is_empty() {
             return;
@@ -181,8 +186,8 @@ impl Mask {
             // test is two shifts and an AND over straight slices.
             let a = &self.bits[ya as usize..][..rows];
             let b = &other.bits[yb as usize..][..rows];
-            for (&x, &y) in a.iter().zip(b) {
-                if f((x >> sa) & (y >> sb) & last_keep) {
+            for (j, (&x, &y)) in a.iter().zip(b).enumerate() {
+                if f(j, 0, (x >> sa) & (y >> sb) & last_keep) {
                     return;
                 }
             }
@@ -192,7 +197,7 @@ impl Mask {
             let (a, b) = (self.row(ya + j), other.row(yb + j));
             for k in 0..words {
                 let keep = if k + 1 == words { last_keep } else { u64::MAX };
-                if f(fetch(a, wa + k, sa) & fetch(b, wb + k, sb) & keep) {
+                if f(j as usize, k, fetch(a, wa + k, sa) & fetch(b, wb + k, sb) & keep) {
                     return;
                 }
             }
