@@ -91,7 +91,10 @@ pub(crate) fn cast_entry(moving: &Aabb, motion: Vec2, target: &Aabb) -> Option<f
             exit = exit.min(lo / d);
         }
     }
-    (enter <= exit).then_some(enter)
+    // `+ 0.0` turns a `-0.0` (a `lo / d` of `-0.0` that `max` may keep over `0.0`) into `0.0`:
+    // hit order sorts times with `total_cmp`, where `-0.0` comes first, so two boxes touched at
+    // the start were ordered by the sign of a zero instead of by id.
+    (enter <= exit).then_some(enter + 0.0)
 }
 
 /// The area the moving box sweeps between fractions `t0` and `t1` of the motion, grown by a
