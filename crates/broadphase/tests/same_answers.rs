@@ -139,7 +139,9 @@ fn swept_hits(reference: &mut BruteForce, moving: &Aabb, motion: Vec2, keep: fn(
                     exit = exit.min(z);
                 }
             }
-            (enter <= exit).then_some(CastHit { id, t: enter })
+            // A touch at the start is at 0.0, not -0.0, as the crate reports it (hit order sorts
+            // with `total_cmp`, where the sign of a zero would decide).
+            (enter <= exit).then_some(CastHit { id, t: enter + 0.0 })
         })
         .collect();
     hits.sort_by(|a, b| a.t.total_cmp(&b.t).then(a.id.cmp(&b.id)));
