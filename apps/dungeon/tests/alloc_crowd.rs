@@ -3,10 +3,10 @@
 //! cell entries a step, past the grid's 64k for two parts), counted over every thread of the
 //! process ([`totals`]). Its own test binary, so no other test allocates while it counts.
 //!
-//! It fails today, and is ignored until lore-broadphase is fixed: the split passes allocate
-//! their job lists every time (about 38 blocks a step on 2 threads, 20 of them on the calling thread
-//! and the rest on the helpers), while the same crowd on one thread (`taskset -c 0`) allocates
-//! nothing. Run it with `cargo test -p lore-dungeon --test alloc_crowd -- --ignored`.
+//! A split pass keeps its job lists between passes (lore-broadphase's `Spare`), so after the
+//! warm-up steps nothing is allocated on any thread; before it did, the split passes allocated
+//! about 38 blocks a step on 2 threads. One core cannot split the passes: the test then fails
+//! and says so rather than pass without checking.
 
 use lore_allocators::tracking::{TrackingAlloc, this_thread, totals};
 use lore_dungeon::autopilot::Autopilot;
@@ -24,7 +24,6 @@ fn process_threads() -> usize {
 }
 
 #[test]
-#[ignore = "fails: lore-broadphase's passes split over threads allocate their job lists every step"]
 fn a_crowd_split_over_threads_steps_without_heap_allocation() {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     assert!(cores >= 2, "one core: the broadphase does not split its passes, and this test cannot check that");

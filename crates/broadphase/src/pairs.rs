@@ -11,7 +11,7 @@
 //! passes at 1k slots and three at 10k and 100k.
 
 use crate::id::ProxyId;
-use crate::par::{self, PARTS_PER_THREAD, Threads};
+use crate::par::{self, PARTS_PER_THREAD, Spare, Threads};
 use crate::slots::Slots;
 use crate::stats::QueryStats;
 use alloc::vec::Vec;
@@ -32,6 +32,12 @@ const SHORT_MOVE: usize = 8;
 /// with small ones: 100k boxes' 131k keys in one pass of 17 bits, 24% less time than in two
 /// of 9.)
 const MIN_DIGIT: u32 = 12;
+
+/// One pair as `pairs` writes it.
+type Pair = (ProxyId, ProxyId);
+
+/// Keys and the stretch of the output their pairs go to.
+type WriteJob<'a> = (&'a [u64], &'a mut [Pair]);
 
 /// The order an index's pair call asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +61,17 @@ pub(crate) struct PairSort {
     /// between threads.
     range_keys: Vec<usize>,
     range_cuts: Vec<usize>,
+    /// [`PairSort::sort_parts`]: which part took each chunk, and where the sorted keys are
+    /// cut between stretches.
+    owner: Vec<(usize, usize, usize)>,
+    range_bases: Vec<usize>,
+    stretch_cuts: Vec<usize>,
+    /// The job lists of the split passes, kept between frames (see [`Spare`]).
+    write_jobs: Spare,
+    range_jobs: Spare,
+    count_rests: Spare,
+    count_slices: Spare,
+    count_jobs: Spare,
 }
 
 impl PairSort {
@@ -88,18 +105,15 @@ impl PairSort {
             if parts.len() > 1 && threads.parts(n, PARALLEL_KEYS) > 1 {
                 // Each thread writes the pairs of whole input parts (their ends cut `out`).
                 out.resize(n, (ProxyId::new(0, 0), ProxyId::new(0, 0)));
-                let mut jobs = Vec::with_capacity(parts.len());
+                let mut jobs: Vec<WriteJob<'_>> = self.write_jobs.take();
                 let mut rest = &mut out[..];
                 for &keys in parts {
                     let (here, tail) = core::mem::take(&mut rest).split_at_mut(keys.len());
                     rest = tail;
                     jobs.push((keys, here));
                 }
-                par::run(&mut jobs, |(keys, here)| {
-                    for (o, &k) in here.iter_mut().zip(keys.iter()) {
-                        *o = pair(k);
-                    }
-                });
+                par::run(&mut jobs, |(keys, here)| write_pairs(keys, here, pair));
+                self.write_jobs.keep(jobs);
             } else {
                 out.extend(keys().map(pair));
             }
@@ -292,12 +306,6 @@ impl PartKeys {
     }
 }
 
-/// A chunk's stretch of the unsorted output: where its keys start in its part, and its pairs.
-type Stretch<'a> = (usize, &'a mut [(ProxyId, ProxyId)]);
-
-/// One slot range's counts in every part, and where the range's keys start in the sorted order.
-type RangeCounts<'a> = (Vec<&'a mut [u32]>, usize);
-
 /// Where the threads of [`PairSort::sort_parts`] put the keys: each writes its own keys at
 /// positions no other thread writes (see there).
 struct SortedKeys(*mut u64, usize);
@@ -337,54 +345,62 @@ impl PairSort {
         out.truncate(n);
         out.resize(n, (ProxyId::new(0, 0), ProxyId::new(0, 0)));
         if order == Order::Found {
-            // Each chunk's stretch of `out`, in chunk order, handed to the part that took it.
-            let mut owner = alloc::vec![(usize::MAX, 0, 0); chunks];
+            // Each chunk's stretch of `out`, in chunk order, written from the keys of the part
+            // that took it: one job per chunk.
+            self.owner.clear();
+            self.owner.resize(chunks, (usize::MAX, 0, 0));
             for (p, part) in parts.iter().enumerate() {
                 let mut start = 0;
                 for &(c, end) in &part.chunks {
-                    owner[c] = (p, start, end);
+                    self.owner[c] = (p, start, end);
                     start = end;
                 }
             }
-            let mut jobs: Vec<(&[u64], Vec<Stretch<'_>>)> =
-                parts.iter().map(|p| (&p.keys[..p.len], Vec::new())).collect();
+            let mut jobs: Vec<WriteJob<'_>> = self.write_jobs.take();
             let mut rest = &mut out[..];
-            for &(p, start, end) in &owner {
+            for &(p, start, end) in &self.owner {
                 if p != usize::MAX {
                     let (here, tail) = core::mem::take(&mut rest).split_at_mut(end - start);
                     rest = tail;
-                    jobs[p].1.push((start, here));
+                    jobs.push((&parts[p].keys[start..end], here));
                 }
             }
-            par::run(&mut jobs, |(keys, stretches)| {
-                for (start, here) in stretches.iter_mut() {
-                    write_pairs(&keys[*start..], here, pair);
-                }
-            });
+            par::run(&mut jobs, |(keys, here)| write_pairs(keys, here, pair));
+            self.write_jobs.keep(jobs);
             return;
         }
         let threads = parts.len();
         let capacity = slots.capacity();
         let ranges = parts[0].ranges;
-        // 1. Per slot range: the counts become where each part's keys of each slot go.
+        // 1. Per slot range: the counts become where each part's keys of each slot go. Each
+        // part's counts are cut by range; the slices are listed range by range, one per part.
+        self.range_bases.clear();
         let mut base = 0;
-        let mut offsets: Vec<RangeCounts<'_>> = Vec::with_capacity(ranges.len());
         for r in 0..ranges.len() {
-            offsets.push((Vec::with_capacity(threads), base));
+            self.range_bases.push(base);
             base += parts.iter().map(|p| p.range_keys[r]).sum::<usize>();
         }
         debug_assert_eq!(base, n);
+        let mut rests: Vec<&mut [u32]> = self.count_rests.take();
         for part in parts.iter_mut() {
             debug_assert!(part.counted && part.counts.len() == capacity && part.ranges.len() == ranges.len());
-            let mut rest = &mut part.counts[..];
-            for (r, (range, _)) in offsets.iter_mut().enumerate() {
-                let (here, tail) = core::mem::take(&mut rest).split_at_mut(ranges.start(r + 1) - ranges.start(r));
-                rest = tail;
-                range.push(here);
+            rests.push(&mut part.counts[..]);
+        }
+        let mut slices: Vec<&mut [u32]> = self.count_slices.take();
+        for r in 0..ranges.len() {
+            let width = ranges.start(r + 1) - ranges.start(r);
+            for rest in &mut rests {
+                let (here, tail) = core::mem::take(rest).split_at_mut(width);
+                *rest = tail;
+                slices.push(here);
             }
         }
+        self.count_rests.keep(rests);
+        let mut offsets: Vec<(&mut [&mut [u32]], usize)> = self.count_jobs.take();
+        offsets.extend(slices.chunks_mut(threads).zip(self.range_bases.iter().copied()));
         par::run_on(threads, &mut offsets, |(counts, base)| slot_offsets(counts, *base as u32));
-        drop(offsets);
+        self.count_jobs.keep(offsets);
+        self.count_slices.keep(slices);
         // 2. Each part's keys to their places.
         let sorted = &mut self.buffers[0];
         // Every key is overwritten: only a longer buffer is filled.
@@ -396,7 +412,8 @@ impl PairSort {
         // 3. Stretches of about equal length, cut between first slots: runs sorted, pairs written.
         let sorted = &mut sorted[..n];
         let stretches = threads * PARTS_PER_THREAD;
-        let mut cuts = Vec::with_capacity(stretches + 1);
+        let cuts = &mut self.stretch_cuts;
+        cuts.clear();
         cuts.push(0);
         for t in 1..stretches {
             let mut at = (n * t / stretches).max(cuts[cuts.len() - 1]);
@@ -406,7 +423,7 @@ impl PairSort {
             cuts.push(at);
         }
         cuts.push(n);
-        let mut jobs = Vec::with_capacity(stretches);
+        let mut jobs: Vec<(&mut [u64], &mut [Pair])> = self.write_jobs.take();
         let (mut keys, mut pairs) = (&mut sorted[..], &mut out[..]);
         for w in cuts.windows(2) {
             let (k, k_rest) = core::mem::take(&mut keys).split_at_mut(w[1] - w[0]);
@@ -418,6 +435,7 @@ impl PairSort {
             sort_runs(keys, bits);
             write_pairs(keys, pairs, pair);
         });
+        self.write_jobs.keep(jobs);
     }
 }
 
@@ -515,16 +533,17 @@ pub(crate) struct RangeSort {
 }
 
 impl PairSort {
-    /// Writes the pairs of the keys in `parts[w][r]` (key slices by part `w` and slot range
-    /// `r` of `ranges`, each key in the range of its first slot) into `out` (replaced), sorted,
+    /// Writes the pairs of the keys in `parts[w * ranges.len() + r]` (key slices by part `w`
+    /// and slot range `r` of `ranges`, each key in the range of its first slot) into `out`
+    /// (replaced), sorted,
     /// on up to `threads` threads: the ranges are cut into runs holding about as many keys
     /// each, and each thread sorts one run's keys (a counting sort on the first slot and
     /// [`sort_runs`], or a comparison sort when the run has many more slots than keys) into
     /// its own stretch of `out`. (Splitting the slots evenly would not do: a pair's first slot
     /// is the smaller of two, so low slots head most pairs.)
-    pub(crate) fn sort_ranges<'k, P: AsRef<[&'k [u64]]> + Sync>(
+    pub(crate) fn sort_ranges(
         &mut self,
-        parts: &[P],
+        parts: &[&[u64]],
         ranges: SlotRanges,
         threads: usize,
         bits: u32,
@@ -537,7 +556,9 @@ impl PairSort {
             let (a, b) = ((k >> bits) as u32, (k & low) as u32);
             (ProxyId::new(a, generations[a as usize]), ProxyId::new(b, generations[b as usize]))
         };
-        let in_range = |r: usize| parts.iter().map(|p| p.as_ref()[r].len()).sum::<usize>();
+        let per_part = ranges.len();
+        debug_assert_eq!(parts.len() % per_part, 0);
+        let in_range = |r: usize| parts.iter().skip(r).step_by(per_part).map(|k| k.len()).sum::<usize>();
         self.range_keys.clear();
         self.range_keys.extend((0..ranges.len()).map(in_range));
         let n: usize = self.range_keys.iter().sum();
@@ -546,7 +567,7 @@ impl PairSort {
         out.resize(n, (ProxyId::new(0, 0), ProxyId::new(0, 0)));
         par::cut_by_weight(ranges.len(), threads, self.range_keys.iter().map(|&k| k as u64), &mut self.range_cuts);
         self.ranges.resize_with(self.range_cuts.len() - 1, RangeSort::default);
-        let mut jobs = Vec::with_capacity(self.ranges.len());
+        let mut jobs: Vec<((usize, usize), &mut RangeSort, &mut [Pair])> = self.range_jobs.take();
         let mut rest = &mut out[..];
         for (cut, sort) in self.range_cuts.windows(2).zip(self.ranges.iter_mut()) {
             let keys = self.range_keys[cut[0]..cut[1]].iter().sum();
@@ -556,7 +577,7 @@ impl PairSort {
         }
         par::run(&mut jobs, |((first, end), sort, here)| {
             let (first, end) = (*first, *end);
-            let keys = (first..end).flat_map(|r| parts.iter().map(move |p| p.as_ref()[r]));
+            let keys = (first..end).flat_map(|r| parts.iter().skip(r).step_by(per_part).copied());
             let (lo, hi) = (ranges.start(first), ranges.start(end));
             let width = hi - lo;
             let k = here.len();
@@ -600,6 +621,7 @@ impl PairSort {
                 *o = pair(key);
             }
         });
+        self.range_jobs.keep(jobs);
     }
 }
 

@@ -69,6 +69,96 @@ impl Threads {
     }
 }
 
+/// The allocation of one pass's job list, kept for the next pass, so that a split pass
+/// allocates nothing once its lists have grown (a game counts heap allocations per frame).
+///
+/// Jobs borrow the buffers of their pass, so the list itself cannot outlive it: between
+/// passes only its allocation is kept, typed by the size and alignment of its items, and
+/// [`Spare::take`] hands it out again as an empty `Vec` of any type of that layout (the same
+/// job type, with the next pass's lifetimes). A clone is a new, empty spare.
+pub(crate) struct Spare {
+    /// The allocation, when `bytes > 0`.
+    ptr: core::ptr::NonNull<u8>,
+    bytes: usize,
+    align: usize,
+}
+
+impl Spare {
+    /// No allocation yet.
+    pub(crate) const fn new() -> Self {
+        Self { ptr: core::ptr::NonNull::dangling(), bytes: 0, align: 1 }
+    }
+
+    /// An empty list on the kept allocation when its layout fits `T` (a new, empty one
+    /// otherwise: the old allocation is freed).
+    pub(crate) fn take<T>(&mut self) -> alloc::vec::Vec<T> {
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        let old = core::mem::take(self);
+        if old.bytes == 0 || size == 0 || old.align != align || !old.bytes.is_multiple_of(size) {
+            return alloc::vec::Vec::new();
+        }
+        let old = core::mem::ManuallyDrop::new(old);
+        // SAFETY: `old.ptr` was allocated by the global allocator (a `Vec`'s buffer, given up
+        // in `keep`) with the layout `(old.bytes, old.align)`; `T` has that alignment and
+        // `capacity * size_of::<T>() == old.bytes`, as `from_raw_parts` asks; the length is 0,
+        // so no item is read. Ownership moves to the `Vec` (`old` is not dropped).
+        unsafe { alloc::vec::Vec::from_raw_parts(old.ptr.as_ptr().cast::<T>(), 0, old.bytes / size) }
+    }
+
+    /// Keeps the allocation of `list` (its items are dropped first) for the next `take`.
+    pub(crate) fn keep<T>(&mut self, mut list: alloc::vec::Vec<T>) {
+        list.clear();
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        if size == 0 || list.capacity() == 0 {
+            return;
+        }
+        let mut list = core::mem::ManuallyDrop::new(list);
+        let bytes = list.capacity() * size;
+        // (A `Vec`'s pointer is never null.)
+        let ptr = core::ptr::NonNull::new(list.as_mut_ptr().cast::<u8>()).unwrap_or(core::ptr::NonNull::dangling());
+        *self = Self { ptr, bytes, align };
+    }
+}
+
+impl Drop for Spare {
+    fn drop(&mut self) {
+        if self.bytes > 0 {
+            // SAFETY: the allocation `keep` took over from a `Vec`, whose layout was
+            // `(bytes, align)` (a valid layout: the `Vec` made it).
+            unsafe {
+                alloc::alloc::dealloc(
+                    self.ptr.as_ptr(),
+                    alloc::alloc::Layout::from_size_align_unchecked(self.bytes, self.align),
+                );
+            }
+        }
+    }
+}
+
+impl Default for Spare {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clone for Spare {
+    /// A new, empty spare (the kept allocation belongs to one list).
+    fn clone(&self) -> Self {
+        Self::new()
+    }
+}
+
+impl core::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Spare").field("bytes", &self.bytes).finish()
+    }
+}
+
+// SAFETY: a spare holds no item, only an allocation of plain bytes, which any thread may free.
+unsafe impl Send for Spare {}
+// SAFETY: as for `Send`; `&Spare` gives no access to the allocation.
+unsafe impl Sync for Spare {}
+
 #[cfg(all(test, feature = "parallel"))]
 std::thread_local! {
     /// How many runs on this thread were split across threads (tests check the split happens).
@@ -449,6 +539,41 @@ mod tests {
         // One heavy item at the front takes a part of its own.
         cut_by_weight(100, 2, (0..100).map(|i| if i == 0 { 1000 } else { 1 }), &mut cuts);
         assert_eq!(cuts, [0, 1, 100]);
+    }
+
+    #[test]
+    fn a_spare_hands_its_allocation_to_the_next_list_of_the_same_layout() {
+        let mut spare = Spare::new();
+        assert!(spare.take::<u64>().is_empty());
+        let mut data = [1u64, 2, 3];
+        let mut list: Vec<&mut u64> = spare.take();
+        list.extend(data.iter_mut());
+        *list[1] = 20;
+        let (ptr, capacity) = (list.as_ptr().cast::<u8>(), list.capacity());
+        spare.keep(list);
+        assert_eq!(data, [1, 20, 3]);
+        // The next pass's list (other borrows, same layout) gets the same buffer, empty.
+        let other = [7u64; 5];
+        let mut list: Vec<&u64> = spare.take();
+        assert!(list.is_empty());
+        assert_eq!((list.as_ptr().cast::<u8>(), list.capacity()), (ptr, capacity));
+        list.extend(other.iter());
+        assert_eq!(list.iter().map(|&&x| x).sum::<u64>(), 35);
+        spare.keep(list);
+        // A list of another layout gets a new buffer (the old one is freed), and the spare
+        // keeps that one from then on.
+        let list: Vec<(u8, u8, u8)> = spare.take();
+        assert_eq!(list.capacity(), 0);
+        let mut list = list;
+        list.push((1, 2, 3));
+        spare.keep(list);
+        let list: Vec<[u8; 3]> = spare.take();
+        assert!(list.is_empty() && list.capacity() >= 1);
+        spare.keep(list);
+        // A clone is empty; zero-sized items keep nothing; dropping a spare frees its buffer.
+        assert_eq!(spare.clone().bytes, 0);
+        spare.keep(alloc::vec![(); 4]);
+        drop(spare);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use crate::id::ProxyId;
-use crate::par::{self, Threads};
+use crate::par::{self, Spare, Threads};
 use alloc::vec::Vec;
 use lore_geom::Aabb;
 
@@ -19,6 +19,9 @@ pub(crate) struct Slots {
     live: Vec<bool>,
     free: Vec<u32>,
     len: usize,
+    /// The job lists of `set_many` on several threads (kept for reuse).
+    checks: Spare,
+    writes: Spare,
 }
 
 impl Slots {
@@ -100,16 +103,18 @@ impl Slots {
         }
         // Runs of ids, several per thread (see `PARTS_PER_THREAD`).
         let chunk = ids.len().div_ceil(threads * par::PARTS_PER_THREAD);
-        let mut checks: Vec<(&[ProxyId], Option<ProxyId>, bool)> = ids.chunks(chunk).map(|c| (c, None, true)).collect();
+        let mut checks: Vec<(&[ProxyId], Option<ProxyId>, bool)> = self.checks.take();
+        checks.extend(ids.chunks(chunk).map(|c| (c, None, true)));
         par::run_on(threads, &mut checks, |(c, stale, ascending)| (*stale, *ascending) = self.check(c));
         if let Some(id) = checks.iter().find_map(|c| c.1) {
+            self.checks.keep(checks);
             return Err(Error::StaleId(id));
         }
         let ascending = checks.iter().all(|c| c.2)
             && checks.windows(2).all(|w| w[0].0.last().map(|a| a.index()) < w[1].0.first().map(|b| b.index()));
         if ascending {
             // Each run's slots lie in `first..=last` of its ids, and these do not overlap.
-            let mut jobs = Vec::with_capacity(checks.len());
+            let mut jobs: Vec<(usize, &mut [Aabb], &[ProxyId], usize)> = self.writes.take();
             let (mut rest, mut skipped) = (&mut self.aabbs[..], 0);
             for (k, (c, _, _)) in checks.iter().enumerate() {
                 let (first, last) = (c[0].index() as usize, c[c.len() - 1].index() as usize);
@@ -119,13 +124,17 @@ impl Slots {
                 jobs.push((first, here, *c, k * chunk));
             }
             par::run_on(threads, &mut jobs, |(first, here, c, at)| write_range(*first, here, c, *at, &box_of));
+            self.writes.keep(jobs);
+            self.checks.keep(checks);
             return Ok(());
         }
+        self.checks.keep(checks);
         // Each part reads every id: one part per thread.
         let width = self.aabbs.len().div_ceil(threads).max(1);
-        let mut ranges: Vec<(usize, &mut [Aabb])> =
-            self.aabbs.chunks_mut(width).enumerate().map(|(i, part)| (i * width, part)).collect();
-        par::run(&mut ranges, |(first, part)| write_range(*first, part, ids, 0, &box_of));
+        let mut ranges: Vec<(usize, &mut [Aabb], &[ProxyId], usize)> = self.writes.take();
+        ranges.extend(self.aabbs.chunks_mut(width).enumerate().map(|(i, part)| (i * width, part, ids, 0)));
+        par::run(&mut ranges, |(first, part, ids, at)| write_range(*first, part, ids, *at, &box_of));
+        self.writes.keep(ranges);
         Ok(())
     }
 

@@ -7,7 +7,7 @@ use crate::hits::sort_hits;
 use crate::id::ProxyId;
 use crate::index::{SpatialIndex, check_lengths};
 use crate::pairs::{Order, PairSort, RANGES_PER_THREAD, SlotRanges};
-use crate::par::{self, Threads};
+use crate::par::{self, Spare, Threads};
 use crate::ray_hit::RayHit;
 use crate::slots::Slots;
 use crate::stats::QueryStats;
@@ -48,6 +48,9 @@ pub struct Sweep {
     appended: usize,
     /// The pair keys of the last `pairs` call, one buffer per thread (kept for reuse).
     part_packed: Vec<Vec<u64>>,
+    /// The job list and the key slices of a pass on several threads (kept for reuse).
+    jobs: Spare,
+    key_slices: Spare,
     /// How many threads `pairs` may use.
     threads: Threads,
     /// Sorts the pair keys into id pairs.
@@ -266,13 +269,14 @@ impl Sweep {
         let ranges = SlotRanges::new(if split { parts * RANGES_PER_THREAD } else { 1 }, self.slots.capacity());
         self.part_packed.resize_with(parts * ranges.len(), Vec::new);
         let chunk = n.div_ceil(parts).max(1);
-        let mut jobs: Vec<(usize, &mut [Vec<u64>], QueryStats)> = self
-            .part_packed
-            .chunks_mut(ranges.len())
-            .take(parts)
-            .enumerate()
-            .map(|(i, keys)| (i * chunk, keys, QueryStats::default()))
-            .collect();
+        let mut jobs: Vec<(usize, &mut [Vec<u64>], QueryStats)> = self.jobs.take();
+        jobs.extend(
+            self.part_packed
+                .chunks_mut(ranges.len())
+                .take(parts)
+                .enumerate()
+                .map(|(i, keys)| (i * chunk, keys, QueryStats::default())),
+        );
         let entries = &self.entries[..];
         par::run(&mut jobs, |(start, keys, stats)| {
             keys.iter_mut().for_each(Vec::clear);
@@ -293,13 +297,16 @@ impl Sweep {
             }
         });
         let stats = jobs.iter().fold(QueryStats::default(), |s, j| s.plus(j.2));
-        let keys: Vec<Vec<&[u64]>> = jobs.iter().map(|j| j.1.iter().map(|k| &k[..]).collect()).collect();
+        // The key slices by part, then by slot range (one range when not split).
+        let mut keys: Vec<&[u64]> = self.key_slices.take();
+        keys.extend(jobs.iter().flat_map(|j| j.1.iter().map(|k| &k[..])));
         if split {
             self.pair_sort.sort_ranges(&keys, ranges, parts, bits, &self.slots, out);
         } else {
-            let keys: Vec<&[u64]> = keys.iter().map(|k| k[0]).collect();
             self.pair_sort.sort_into(&keys, bits, &self.slots, out, order, self.threads);
         }
+        self.key_slices.keep(keys);
+        self.jobs.keep(jobs);
         QueryStats { hits: out.len() as u64, ..stats }
     }
 }

@@ -6,7 +6,7 @@ use super::map::CellMap;
 use crate::error::Error;
 use crate::id::ProxyId;
 use crate::pairs::{PairSort, PartKeys};
-use crate::par::Threads;
+use crate::par::{Spare, Threads};
 use crate::slots::Slots;
 use alloc::vec::Vec;
 use lore_geom::Aabb;
@@ -188,6 +188,13 @@ pub(crate) struct Cells<M: CellMap> {
     pub(super) part_keys: Vec<PartKeys>,
     /// The patch's moved slots, per part, on several threads (kept for reuse).
     pub(super) part_moved: Vec<Vec<(u32, [i32; 4], bool)>>,
+    /// The job lists of the patch on several threads, and each band's lists of moves left
+    /// and of full buckets (kept for reuse).
+    pub(super) scan_jobs: Spare,
+    pub(super) bands: Spare,
+    pub(super) band_lists: Vec<(Spare, Spare)>,
+    pub(super) left_lists: Spare,
+    pub(super) merge_heads: Vec<usize>,
 }
 
 impl<M: CellMap> Cells<M> {
@@ -232,6 +239,11 @@ impl<M: CellMap> Cells<M> {
             threads: Threads::default(),
             part_keys: Vec::new(),
             part_moved: Vec::new(),
+            scan_jobs: Spare::new(),
+            bands: Spare::new(),
+            band_lists: Vec::new(),
+            left_lists: Spare::new(),
+            merge_heads: Vec::new(),
         }
     }
 

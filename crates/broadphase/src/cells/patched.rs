@@ -3,7 +3,7 @@
 
 use super::lists::{BIG_CELLS, BLOCK, Bounds, Cells, Item, Region, SPARSE_RATIO};
 use super::map::{CellMap, cells_in};
-use crate::par;
+use crate::par::{self, Spare};
 use alloc::vec::Vec;
 use lore_geom::Aabb;
 
@@ -139,8 +139,8 @@ impl<M: CellMap> Cells<M> {
             let parts = threads * par::PARTS_PER_THREAD;
             let chunk = n.div_ceil(parts);
             self.part_moved.resize_with(parts, Vec::new);
-            let mut jobs: Vec<_> =
-                self.part_moved.iter_mut().enumerate().map(|(i, list)| (i * chunk, list, Scan::default())).collect();
+            let mut jobs: Vec<(usize, &mut Vec<Moved>, Scan)> = self.scan_jobs.take();
+            jobs.extend(self.part_moved.iter_mut().enumerate().map(|(i, list)| (i * chunk, list, Scan::default())));
             let (map, live, aabbs) = (&self.map, self.slots.live_flags(), &self.slots.aabbs[..]);
             let (ranges, in_lists) = (&self.ranges[..], &self.in_lists[..]);
             par::run_on(threads, &mut jobs, |(start, list, scan)| {
@@ -163,6 +163,7 @@ impl<M: CellMap> Cells<M> {
                 total = total.plus(*scan);
                 moved.extend_from_slice(list);
             }
+            self.scan_jobs.keep(jobs);
             total
         } else {
             let (live, aabbs) = (self.slots.live_flags(), &self.slots.aabbs[..n]);
@@ -229,7 +230,8 @@ impl<M: CellMap> Cells<M> {
     fn move_entries_split(&mut self, moved: &[(u32, [i32; 4], bool)], parts: usize) {
         let blocks = self.block_starts.len() - 1;
         let buckets = self.regions.len();
-        let mut bands = Vec::with_capacity(parts);
+        let mut bands: Vec<Band<'_, M::Tag>> = self.bands.take();
+        self.band_lists.resize_with(parts, || (Spare::new(), Spare::new()));
         let (mut regions, mut items) = (&mut self.regions[..], &mut self.items[..self.built_len]);
         let (mut first_bucket, mut first_item) = (0, 0);
         for k in 1..=parts {
@@ -244,8 +246,8 @@ impl<M: CellMap> Cells<M> {
                 regions: band_regions,
                 first_item,
                 items: band_items,
-                left: Vec::new(),
-                full: Vec::new(),
+                left: self.band_lists[k - 1].0.take(),
+                full: self.band_lists[k - 1].1.take(),
             });
             (first_bucket, first_item) = (end_bucket, end_item);
         }
@@ -271,9 +273,15 @@ impl<M: CellMap> Cells<M> {
         });
         // The moves left, in the order of one thread: each band's are in that order already,
         // so the bands' lists are merged (not sorted).
-        let lists: Vec<Vec<Left<M::Tag>>> = bands.iter_mut().map(|b| core::mem::take(&mut b.left)).collect();
-        drop(bands);
-        let mut heads = alloc::vec![0usize; lists.len()];
+        let mut lists: Vec<Vec<Left<M::Tag>>> = self.left_lists.take();
+        for (band, (_, full)) in bands.iter_mut().zip(self.band_lists.iter_mut()) {
+            lists.push(core::mem::take(&mut band.left));
+            full.keep(core::mem::take(&mut band.full));
+        }
+        self.bands.keep(bands);
+        let mut heads = core::mem::take(&mut self.merge_heads);
+        heads.clear();
+        heads.resize(lists.len(), 0);
         #[cfg(test)]
         {
             self.split_moves.0 += 1;
@@ -290,6 +298,11 @@ impl<M: CellMap> Cells<M> {
                 Move::List(b, item) => self.list(b, item),
             }
         }
+        for (list, (left, _)) in lists.drain(..).zip(self.band_lists.iter_mut()) {
+            left.keep(list);
+        }
+        self.left_lists.keep(lists);
+        self.merge_heads = heads;
     }
 
     /// Adds `item` to bucket `b` in slot order (patchable layout), first moving the bucket to
@@ -384,6 +397,9 @@ fn put_in<T: Copy>(items: &mut [Item<T>], base: usize, region: &mut Region, item
 
 /// A move left to the calling thread by a band: move `k` of entry `e` of slot `s`.
 type Left<T> = (usize, u32, u32, Move<T>);
+
+/// A slot whose cell range changed: the slot, its new range, and whether it is live.
+type Moved = (u32, [i32; 4], bool);
 
 /// One thread's share of the patch's moves: the buckets from `first_bucket` on (their
 /// regions) and the items the build laid out for them, from item `first_item` on.

@@ -52,18 +52,17 @@ impl Tree {
         buffers.resize_with(parts * ranges.len(), Vec::new);
         self.part_stacks.resize_with(parts, Vec::new);
         let chunk = self.nodes.len().div_ceil(parts);
-        let mut searches: Vec<Search<'_>> = self
-            .nodes
-            .chunks(chunk)
-            .zip(buffers.chunks_mut(ranges.len()))
-            .zip(self.part_stacks.iter_mut())
-            .map(|((nodes, keys), stack)| Search {
-                nodes,
-                keys,
-                stack: core::mem::take(stack),
-                stats: QueryStats::default(),
-            })
-            .collect();
+        let mut searches: Vec<Search<'_>> = self.searches.take();
+        searches.extend(
+            self.nodes.chunks(chunk).zip(buffers.chunks_mut(ranges.len())).zip(self.part_stacks.iter_mut()).map(
+                |((nodes, keys), stack)| Search {
+                    nodes,
+                    keys,
+                    stack: core::mem::take(stack),
+                    stats: QueryStats::default(),
+                },
+            ),
+        );
         let nodes = &self.nodes[..];
         par::run(&mut searches, |s| {
             s.keys.iter_mut().for_each(Vec::clear);
@@ -74,15 +73,16 @@ impl Tree {
             stats = stats.plus(s.stats);
             *stack = core::mem::take(&mut s.stack);
         }
-        let keys: Vec<Vec<&[u64]>> = searches.iter().map(|s| s.keys.iter().map(|k| &k[..]).collect()).collect();
+        // The key slices by part, then by slot range (one range for `pairs_unsorted`).
+        let mut keys: Vec<&[u64]> = self.key_slices.take();
+        keys.extend(searches.iter().flat_map(|s| s.keys.iter().map(|k| &k[..])));
         if order == Order::Ids {
             self.pair_sort.sort_ranges(&keys, ranges, parts, bits, &self.slots, out);
         } else {
-            let keys: Vec<&[u64]> = keys.iter().map(|k| k[0]).collect();
             self.pair_sort.sort_into(&keys, bits, &self.slots, out, order, self.threads);
         }
-        drop(keys);
-        drop(searches);
+        self.key_slices.keep(keys);
+        self.searches.keep(searches);
         self.part_keys = buffers;
         stats.hits = out.len() as u64;
         stats

@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use crate::pairs::PairSort;
-use crate::par::Threads;
+use crate::par::{Spare, Threads};
 use crate::slots::Slots;
 use alloc::vec::Vec;
 use lore_geom::Aabb;
@@ -72,6 +72,9 @@ pub struct Tree {
     pub(super) part_keys: Vec<Vec<u64>>,
     /// The stacks of `pairs`' parts on several threads (kept for reuse).
     pub(super) part_stacks: Vec<Vec<(u32, u32)>>,
+    /// The job list and the key slices of `pairs` on several threads (kept for reuse).
+    pub(super) searches: Spare,
+    pub(super) key_slices: Spare,
 }
 
 impl Default for Tree {
@@ -111,6 +114,8 @@ impl Tree {
             threads: Threads::default(),
             part_keys: Vec::new(),
             part_stacks: Vec::new(),
+            searches: Spare::new(),
+            key_slices: Spare::new(),
         }
     }
 
