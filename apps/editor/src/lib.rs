@@ -164,6 +164,20 @@ impl Demo for EditorDemo {
         "A level editor driven by reflection: an inspector from type info, undo/redo, XML save/load."
     }
 
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("left click", "select a thing (any input ends the scripted session)"),
+            ("left drag", "move the selected thing"),
+            ("Tab", "select the next thing"),
+            ("Backspace", "delete the selected thing"),
+            ("Escape", "clear the selection"),
+            ("Ctrl+Z / Ctrl+Y", "undo / redo"),
+            ("Ctrl+D", "duplicate the selected thing"),
+            ("Ctrl+S", "save the level (press again to replace a file it did not fully read)"),
+            ("Ctrl+O", "load the level from its file"),
+        ]
+    }
+
     /// Only the scripted session moves on its own; an editor in a person's hands changes only
     /// on input, so its window sleeps while idle.
     fn animating(&self) -> bool {
