@@ -280,9 +280,13 @@ impl Aabb {
                 }
             } else {
                 let (a, b) = ((lo - o) * inv, (hi - o) * inv);
-                let (near, far) = if a <= b { (a, b) } else { (b, a) };
-                t0 = t0.max(near);
-                t1 = t1.min(far);
+                // Selects, not branches: which side is near depends on the box and the ray, so
+                // a branch would be mispredicted often. (Plain comparisons, not `f32::min` /
+                // `max`: no NaN can arise, a finite difference times a finite reciprocal.)
+                let near = if a < b { a } else { b };
+                let far = if a < b { b } else { a };
+                t0 = if near > t0 { near } else { t0 };
+                t1 = if far < t1 { far } else { t1 };
             }
         }
         (t0 <= t1).then_some((t0, t1))

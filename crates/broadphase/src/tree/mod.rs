@@ -104,9 +104,12 @@ impl SpatialIndex for Tree {
         // its new place: it is reinserted. So are the first `reinsert_share` of the movers.
         let jumped = !fat.overlaps(&aabb);
         if jumped || self.moved as f32 <= self.reinsert_share * self.slots.len() as f32 {
+            let mut leaf = leaf;
             if self.root != NULL && self.marked[self.root as usize] {
-                // Rotations and removals need every box on the way up to be tight.
+                // Rotations and removals need every box on the way up to be tight. (A refit
+                // may rebuild the tree, which renumbers the nodes: the leaf is looked up again.)
                 self.refit();
+                leaf = self.leaf_of[s as usize];
             }
             self.remove_leaf(leaf);
             self.nodes[leaf as usize].aabb = refattened;

@@ -47,6 +47,8 @@ pub struct Tree {
     pub(super) stack: Vec<u32>,
     pub(super) found: Vec<u32>,
     pub(super) pair_stack: Vec<(u32, u32)>,
+    /// The ray walk's stack: nodes with the ray's entry into their box.
+    pub(super) ray_stack: Vec<(u32, f32)>,
     pub(super) packed: Vec<u64>,
     /// Sorts `pairs`' keys into id pairs.
     pub(super) pair_sort: PairSort,
@@ -102,6 +104,7 @@ impl Tree {
             stack: Vec::new(),
             found: Vec::new(),
             pair_stack: Vec::new(),
+            ray_stack: Vec::new(),
             packed: Vec::new(),
             pair_sort: PairSort::default(),
             marked: Vec::new(),

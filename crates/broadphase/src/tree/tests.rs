@@ -287,3 +287,43 @@ fn removing_and_inserting_with_refits_pending() {
     want.sort_unstable();
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_rebuild_lays_the_nodes_out_depth_first_and_keeps_working() {
+    let mut t = Tree::new();
+    let mut ids = Vec::new();
+    for i in 0..300 {
+        ids.push(t.insert(unit((i % 17) as f32 * 1.5, (i / 17) as f32 * 1.5)).unwrap());
+    }
+    for &id in ids.iter().step_by(4) {
+        t.remove(id).unwrap();
+    }
+    t.rebuild();
+    t.validate().unwrap();
+    // No free node left, the root first, each internal node's first child right after it, and
+    // every subtree one run of the pool.
+    assert_eq!(t.nodes.len(), t.node_count());
+    assert_eq!(t.root, 0);
+    fn run(t: &Tree, i: u32) -> u32 {
+        let n = t.nodes[i as usize];
+        if n.is_leaf() {
+            return 1;
+        }
+        assert_eq!(n.child1, i + 1, "node {i}");
+        let first = run(t, n.child1);
+        assert_eq!(n.child2, i + 1 + first, "node {i}");
+        1 + first + run(t, n.child2)
+    }
+    assert_eq!(run(&t, t.root) as usize, t.nodes.len());
+    // Inserts, moves (reinserted and refitted in place) and removals go on after it.
+    for (k, &id) in ids.iter().enumerate().filter(|(k, _)| k % 4 != 0) {
+        t.update(id, unit(k as f32 * 0.31, 2.0 + (k % 5) as f32)).unwrap();
+    }
+    for i in 0..20 {
+        t.insert(unit(i as f32, -3.0)).unwrap();
+    }
+    t.validate().unwrap();
+    let mut pairs = Vec::new();
+    t.pairs(&mut pairs);
+    t.validate().unwrap();
+}
