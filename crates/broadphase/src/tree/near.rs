@@ -7,18 +7,21 @@ use crate::error::Error;
 use crate::id::ProxyId;
 use crate::near::{self, CastHit, KBest, Nearest};
 use crate::stats::QueryStats;
-use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
-use core::cmp::Reverse;
 use glam::Vec2;
 use lore_geom::Aabb;
 
 impl Tree {
     /// [`SpatialIndex::k_nearest`](crate::SpatialIndex::k_nearest) through `&self`: a
-    /// best-first descent that opens nodes in order of their distance to `point` and stops
-    /// once the next node is farther than the `k`-th answer. Between refits the node boxes
-    /// may be looser than the trait's method (which refits first) would see; the answers are
-    /// the same.
+    /// depth-first descent, nearer child first, that skips every node farther than the `k`-th
+    /// answer found so far (a leaf is offered as soon as its parent is opened, so the bound
+    /// tightens early). Between refits the node boxes may be looser than the trait's method
+    /// (which refits first) would see; the answers are the same.
+    ///
+    /// (A best-first descent over a heap of open nodes opens fewer nodes, but on a 25k-box
+    /// level its heap's sifting cost more than it saved: 14,105 instructions and 152
+    /// mispredicted branches a query at k = 10 against 12,600 and 145 for this one's first
+    /// version, rstar's `nearest_neighbor_iter` 15,976 and 198.)
     ///
     /// # Errors
     /// As the trait's method.
@@ -34,22 +37,21 @@ impl Tree {
         let mut stats = QueryStats::default();
         let mut best = KBest::new(k);
         if self.root != NULL && k > 0 {
-            // Min-heap of (distance² bits, node): non-negative floats order as their bits.
-            let mut open = BinaryHeap::with_capacity(64);
-            open.push(Reverse((
-                near::distance_squared(&self.nodes[self.root as usize].aabb, point).to_bits(),
-                self.root,
-            )));
-            while let Some(Reverse((bits, i))) = open.pop() {
-                let d2 = f32::from_bits(bits);
-                // Equal distances go on: a farther-down box at the same distance may have a
-                // smaller id.
-                if d2 > max_d2 || best.bound().is_some_and(|b| d2 > b) {
-                    break;
+            // Whether a node (or box) at `d2` can still hold an answer. Equal distances go
+            // on: a box at the bound's distance may have a smaller id.
+            let wanted = |d2: f32, best: &KBest| d2 <= max_d2 && best.bound().is_none_or(|b| d2 <= b);
+            let root = &self.nodes[self.root as usize];
+            let mut open = OpenStack::new();
+            open.push((self.root, near::distance_squared(&root.aabb, point)));
+            while let Some((i, d2)) = open.pop() {
+                if !wanted(d2, &best) {
+                    continue;
                 }
                 stats.visited += 1;
                 let n = &self.nodes[i as usize];
                 if n.is_leaf() {
+                    // (Only the root is reached here as a leaf: other leaves are offered when
+                    // their parent is opened.)
                     best.offer(
                         self.slots.id(n.slot),
                         &self.slots.aabbs[n.slot as usize],
@@ -58,12 +60,35 @@ impl Tree {
                         filter,
                         &mut stats,
                     );
-                } else {
-                    for c in [n.child1, n.child2] {
-                        let dc = near::distance_squared(&self.nodes[c as usize].aabb, point);
-                        if dc <= max_d2 {
-                            open.push(Reverse((dc.to_bits(), c)));
-                        }
+                    continue;
+                }
+                let mut inner = [(NULL, f32::INFINITY); 2];
+                for (slot, c) in [n.child1, n.child2].into_iter().enumerate() {
+                    let child = &self.nodes[c as usize];
+                    let dc = near::distance_squared(&child.aabb, point);
+                    if !wanted(dc, &best) {
+                        continue;
+                    }
+                    if child.is_leaf() {
+                        stats.visited += 1;
+                        best.offer(
+                            self.slots.id(child.slot),
+                            &self.slots.aabbs[child.slot as usize],
+                            point,
+                            max_d2,
+                            filter,
+                            &mut stats,
+                        );
+                    } else {
+                        inner[slot] = (c, dc);
+                    }
+                }
+                // The farther child first, so the nearer one is opened next.
+                let [a, b] = inner;
+                let (near_child, far_child) = if a.1 <= b.1 { (a, b) } else { (b, a) };
+                for c in [far_child, near_child] {
+                    if c.0 != NULL {
+                        open.push(c);
                     }
                 }
             }
@@ -152,7 +177,7 @@ impl Tree {
             return;
         }
         let mut cutoff = f32::INFINITY;
-        let mut stack: Vec<(u32, f32)> = Vec::new();
+        let mut stack = OpenStack::new();
         if let Some(t) = near::cast_entry(moving, motion, &self.nodes[self.root as usize].aabb) {
             stack.push((self.root, t));
         }
@@ -185,5 +210,67 @@ impl Tree {
                 }
             }
         }
+    }
+}
+
+/// The open nodes of a `&self` descent, with their distance or entry: on the call's own stack
+/// up to [`OpenStack::INLINE`] of them (a balanced tree of a million boxes needs about 40), in
+/// a vector past that, so a query allocates nothing in the usual case.
+struct OpenStack {
+    inline: [(u32, f32); Self::INLINE],
+    len: usize,
+    spill: Vec<(u32, f32)>,
+}
+
+impl OpenStack {
+    const INLINE: usize = 64;
+
+    fn new() -> Self {
+        Self { inline: [(NULL, 0.0); Self::INLINE], len: 0, spill: Vec::new() }
+    }
+
+    #[inline]
+    fn push(&mut self, entry: (u32, f32)) {
+        if self.len < Self::INLINE {
+            self.inline[self.len] = entry;
+            self.len += 1;
+        } else {
+            self.spill.push(entry);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, f32)> {
+        if let Some(e) = self.spill.pop() {
+            return Some(e);
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(self.inline[self.len])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OpenStack;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn the_open_stack_is_last_in_first_out_past_its_inline_room() {
+        let mut stack = OpenStack::new();
+        let mut model = Vec::new();
+        // Pushes and pops across the inline room's edge, in both directions.
+        for round in 0..3u32 {
+            for i in 0..(OpenStack::INLINE as u32 + 40) {
+                stack.push((round * 1000 + i, i as f32));
+                model.push((round * 1000 + i, i as f32));
+            }
+            for _ in 0..(OpenStack::INLINE + 20) {
+                assert_eq!(stack.pop(), model.pop());
+            }
+        }
+        while let Some(e) = model.pop() {
+            assert_eq!(stack.pop(), Some(e));
+        }
+        assert_eq!(stack.pop(), None);
     }
 }
