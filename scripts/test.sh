@@ -66,8 +66,10 @@ stage "tests (default members, GPU tests on lavapipe)" cargo test
 # The GPU collider takes another path on wgpu's GL backend (every pair on the compute pass):
 # the GPU test binaries again (pixel-collide's and the dungeon's), on Mesa's llvmpipe through
 # EGL; a test in each fails unless the adapter is on GL. No `-p`: it would unify features
-# differently and rebuild wgpu.
-stage "GPU tests on the GL backend (llvmpipe)" env WGPU_BACKEND=gl cargo test --test gpu
+# differently and rebuild wgpu. One test at a time: wgpu's GL backend serialises every call
+# through one context lock and gives up after a few seconds ("Could not lock adapter context"),
+# which tests sharing llvmpipe's two cores reached on a loaded machine.
+stage "GPU tests on the GL backend (llvmpipe)" env WGPU_BACKEND=gl cargo test --test gpu -- --test-threads=1
 # Slow stages (see docs/architecture.md, "Tests and CI"). The long, ignored tests of every
 # library in release mode, built together so they share one release build of the dependencies.
 # broadphase with its `parallel` feature (its thread pool and the 100k-box run of
