@@ -16,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg32;
 
 fn naive_overlaps(a: &Mask, b: &Mask) -> bool {
-    let r = a.bounds().intersect(&b.bounds());
+    let r = a.bounds().intersection(&b.bounds());
     (r.y0..r.y1).any(|y| (r.x0..r.x1).any(|x| a.get(x, y) && b.get(x, y)))
 }
 

@@ -7,7 +7,7 @@ use bevy_reflect::PartialReflect;
 use bevy_reflect::std_traits::ReflectDefault;
 use bevy_reflect::structs::Struct as _;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use lore_reflect::{Document, Handle, Kind, Reflect, Registry, Thing};
+use lore_reflect::{Document, Kind, Reflect, Registry, Thing, TypedPath};
 use std::hint::black_box;
 
 // The 128- and 8-field twins and Thing1 live in the library, shared with the instruction-count
@@ -52,7 +52,7 @@ fn set_from_text(c: &mut Criterion) {
     g.bench_function("lore/set_text", |b| {
         b.iter(|| black_box(&mut lore as &mut dyn Reflect).set_text(black_box("x"), black_box("111.11")).is_ok())
     });
-    let handle = Handle::<f32>::resolve(&Thing1::default(), "x").expect("x");
+    let handle = TypedPath::<f32>::resolve(&Thing1::default(), "x").expect("x");
     g.bench_function("lore/handle+parse", |b| {
         b.iter(|| {
             let x = handle.get_mut(black_box(&mut lore as &mut dyn Reflect)).expect("x");

@@ -9,19 +9,18 @@ mod progress;
 mod sidecar;
 mod stream;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use lore_bitpack_audio::classic::{self, Options};
-use lore_bitpack_audio::container::{self, Encoder};
-use lore_bitpack_audio::{Audio, Effort, Settings, wav};
+use lore_bitpack_audio::container::{Encoder, Limits};
+use lore_bitpack_audio::plan::{self, Job, PlanError, files_of};
+use lore_bitpack_audio::{Audio, Effort, Settings, stats, wav};
 
 use output::{Batch, Output};
 use progress::{Progress, When};
 use sidecar::Sidecar;
-use stream::Caps;
 
 /// Default cap on the samples one decoded file may produce: 2^28 (512 MiB of 16-bit PCM, about 50
 /// minutes of 44.1 kHz stereo).
@@ -156,104 +155,19 @@ enum Command {
 type Res<T> = Result<T, String>;
 
 fn files(inputs: &[PathBuf], ext: &str) -> Res<Vec<PathBuf>> {
-    files_of(inputs, &[ext])
-}
-
-/// The files named in `inputs`, each folder replaced by its files with one of the extensions
-/// `exts` (sorted), in the order given (a file named twice is listed twice: encode and decode
-/// refuse two inputs onto one output). A folder that cannot be listed, or an entry of it that
-/// cannot be read, is an error naming it: a silently shorter list would look like a complete
-/// one.
-fn files_of(inputs: &[PathBuf], exts: &[&str]) -> Res<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in inputs {
-        if p.is_dir() {
-            let mut v = Vec::new();
-            for e in std::fs::read_dir(p).map_err(|e| format!("{}: cannot list the folder: {e}", p.display()))? {
-                let f = e.map_err(|e| format!("{}: cannot list the folder: {e}", p.display()))?.path();
-                if f.extension().is_some_and(|x| exts.iter().any(|ext| x.eq_ignore_ascii_case(ext))) {
-                    v.push(f);
-                }
-            }
-            v.sort();
-            out.extend(v);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    if out.is_empty() {
-        return Err(format!("no .{} input files", exts.join(" or .")));
-    }
-    Ok(out)
-}
-
-/// One input and the files it will be written to.
-struct Job {
-    input: PathBuf,
-    target: PathBuf,
-    sidecar: Option<PathBuf>,
-}
-
-/// `p` in a form two spellings of one path share: the canonical folder and the file name (for a
-/// link, the canonical path). `folders` keeps the canonical folders found, so that a folder of
-/// many files is resolved once (each resolution reads every component of the path).
-fn identity(p: &Path, folders: &mut HashMap<PathBuf, PathBuf>) -> PathBuf {
-    // A link (or a path without a file name) resolves whole; anything else by its folder.
-    if (p.file_name().is_none() || p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()))
-        && let Ok(c) = p.canonicalize()
-    {
-        return c;
-    }
-    let dir = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let canonical = folders.entry(dir.to_path_buf()).or_insert_with(|| {
-        dir.canonicalize().or_else(|_| std::path::absolute(dir)).unwrap_or_else(|_| dir.to_path_buf())
-    });
-    canonical.join(p.file_name().unwrap_or_default())
+    files_of(inputs, &[ext]).map_err(|e| e.to_string())
 }
 
 /// The targets of `inputs` (extension `ext`, with a `.meta` sidecar when asked), checked before
-/// anything is written: no two inputs onto one file, no input overwritten, and unless `force` is
-/// `Some(true)`, no existing file replaced (`None`: the caller checks that later, with
-/// [`refuse_existing`]). Creates the output folder.
+/// anything is written by [`plan::plan`]; unless `force` is `Some(true)`, no existing file is
+/// replaced (`None`: the caller checks that later, with [`refuse_existing`]). Creates the
+/// output folder.
 fn plan(inputs: &[PathBuf], out: &Option<PathBuf>, ext: &str, sidecar: bool, force: Option<bool>) -> Res<Vec<Job>> {
-    let mut jobs = Vec::new();
-    for input in inputs {
-        let name = input.with_extension(ext);
-        let name = name.file_name().ok_or_else(|| format!("{}: not a file name", input.display()))?;
-        let target = match out {
-            Some(dir) => dir.join(name),
-            None => input.with_extension(ext),
-        };
-        let sidecar = sidecar.then(|| sidecar::path_for(&target));
-        jobs.push(Job { input: input.clone(), target, sidecar });
-    }
-    let mut folders = HashMap::new();
-    let sources: HashMap<PathBuf, &Path> = inputs.iter().map(|i| (identity(i, &mut folders), i.as_path())).collect();
-    let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
-    for job in &jobs {
-        for t in std::iter::once(&job.target).chain(&job.sidecar) {
-            let id = identity(t, &mut folders);
-            if let Some(first) = claimed.insert(id.clone(), &job.input) {
-                return Err(format!(
-                    "{} and {} would both be written to {}; nothing was written (rename one, or send \
-                     them to different folders with -o)",
-                    first.display(),
-                    job.input.display(),
-                    t.display()
-                ));
-            }
-            if let Some(src) = sources.get(&id) {
-                return Err(format!(
-                    "{} would be written over the input {}; nothing was written",
-                    t.display(),
-                    src.display()
-                ));
-            }
-        }
-    }
+    let path_for: &dyn Fn(&Path) -> PathBuf = &sidecar::path_for;
+    let jobs = plan::plan(inputs, out.as_deref(), ext, sidecar.then_some(path_for)).map_err(|e| match e {
+        PlanError::SameTarget { .. } => format!("{e} (rename one, or send them to different folders with -o)"),
+        e => e.to_string(),
+    })?;
     if force == Some(false) {
         refuse_existing(&jobs)?;
     }
@@ -460,14 +374,14 @@ fn encode_classic(
     }
 }
 
-fn decode_classic(f: &Path, out: &Option<PathBuf>, given: Sidecar, caps: Caps, force: bool) -> Res<()> {
+fn decode_classic(f: &Path, out: &Option<PathBuf>, given: Sidecar, limits: Limits, force: bool) -> Res<()> {
     let side = sidecar::path_for(f);
     let stored = Sidecar::read(&side)?;
     let pick = |a: Option<u64>, b: Option<u64>| a.or(b);
     let n = pick(given.samples, stored.as_ref().and_then(|s| s.samples))
         .ok_or_else(|| format!("--samples is required for a classic stream (or a sidecar {})", side.display()))?;
     let len = std::fs::metadata(f).map_err(|e| format!("{}: {e}", f.display()))?.len();
-    caps.check(f, n, len)?;
+    stream::check_claim(f, limits, n, len)?;
     let rate = given.rate.or(stored.as_ref().and_then(|s| s.rate)).ok_or_else(|| {
         format!(
             "--rate is required for a classic stream: the stream does not hold its sample rate (or a sidecar {})",
@@ -489,7 +403,7 @@ fn decode_classic(f: &Path, out: &Option<PathBuf>, given: Sidecar, caps: Caps, f
 }
 
 fn run(cli: Cli) -> Res<()> {
-    let caps = Caps { max_samples: cli.max_samples, max_ratio: cli.max_ratio };
+    let limits = Limits::samples(cli.max_samples).with_max_ratio(cli.max_ratio);
     let force = cli.force;
     match cli.command {
         Command::Encode { inputs, out, preset, chunk, format, option } => {
@@ -498,7 +412,7 @@ fn run(cli: Cli) -> Res<()> {
         Command::Decode { inputs, out, format: Format::Classic, samples, bits, option, rate } => {
             let [f] = inputs.as_slice() else { return Err("decode --format classic takes one file".into()) };
             let given = Sidecar { samples: samples.map(|n| n as u64), bits, option, rate };
-            decode_classic(f, &out, given, caps, force)
+            decode_classic(f, &out, given, limits, force)
         }
         Command::Decode { inputs, out, .. } => {
             let list = files(&inputs, "bpk")?;
@@ -506,14 +420,14 @@ fn run(cli: Cli) -> Res<()> {
             // Every input's header and caps first: a file that cannot be decoded is reported as
             // such, before any output is considered.
             for job in &jobs {
-                stream::check_header(&job.input, caps)?;
+                stream::check_header(&job.input, limits)?;
             }
             if !force {
                 refuse_existing(&jobs)?;
             }
             let mut bar = Progress::new(list.iter().map(|f| stream::chunk_count(f)).sum(), cli.progress);
             for job in &jobs {
-                stream::decode_file(&job.input, &job.target, caps, force, &mut bar)?;
+                stream::decode_file(&job.input, &job.target, limits, force, &mut bar)?;
                 println!("{} -> {}", job.input.display(), job.target.display());
             }
             bar.done();
@@ -523,7 +437,7 @@ fn run(cli: Cli) -> Res<()> {
             let list = files(&inputs, "bpk")?;
             let mut bad = 0;
             for f in &list {
-                match stream::verify(f, caps) {
+                match stream::verify(f, limits) {
                     Ok((frames, channels)) => println!("{}: OK ({frames} frames, {channels} ch)", f.display()),
                     Err(e) => {
                         bad += 1;
@@ -533,74 +447,54 @@ fn run(cli: Cli) -> Res<()> {
             }
             if bad == 0 { Ok(()) } else { Err(format!("{bad} of {} files failed", list.len())) }
         }
-        Command::Stats { inputs, chunk, chunks } => stats(&inputs, chunk, chunks, caps),
+        Command::Stats { inputs, chunk, chunks } => stats(&inputs, chunk, chunks, limits),
     }
 }
 
-fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, caps: Caps) -> Res<()> {
+fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, limits: Limits) -> Res<()> {
     // Each file once, at its first place (named twice, or named and found in a folder given).
     let mut seen = std::collections::HashSet::new();
-    let mut list = files_of(inputs, &["wav", "bpk"])?;
+    let mut list = files_of(inputs, &["wav", "bpk"]).map_err(|e| e.to_string())?;
     list.retain(|f| seen.insert(f.clone()));
     println!(
         "file\tchunk\tsamples\topt0 %\topt1 %\topt2 %\topt3 %\tbest classic %\tbpk fast %\tbpk max %\tmax bits/sample"
     );
+    let percent = |bits: u64, of: f64| 100.0 * bits as f64 / of;
     for f in &list {
         let is_bpk = f.extension().is_some_and(|e| e.eq_ignore_ascii_case("bpk"));
         let audio = if is_bpk {
-            stream::decode_in_memory(f, caps)?
+            stream::decode_in_memory(f, limits)?
         } else {
             let data = read(f)?;
             inspect_wav(f, &data)?;
             wav::read(&data).map_err(|e| format!("{}: {e}", f.display()))?
         };
-        let ch = usize::from(audio.channels);
-        let per = chunk.max(1) as usize * ch;
-        let mut totals = [0u64; 4];
-        let mut best_total = 0u64;
-        for (i, part) in audio.samples.chunks(per).enumerate() {
-            let mut row = [0u64; 4];
-            for c in 0..ch {
-                let s: Vec<i16> = part.iter().skip(c).step_by(ch).copied().collect();
-                for o in Options::ALL {
-                    row[o.flags() as usize] += classic::packed_bits(&s, o);
-                }
-            }
-            let best = *row.iter().min().unwrap_or(&0);
-            for k in 0..4 {
-                totals[k] += row[k];
-            }
-            best_total += best;
-            if per_chunk {
-                let raw = 16.0 * part.len() as f64;
+        let chunks = stats::classic_chunks(&audio, chunk);
+        if per_chunk {
+            for (i, c) in chunks.iter().enumerate() {
+                let raw = c.pcm_bits() as f64;
+                let [o0, o1, o2, o3] = c.bits.map(|b| percent(b, raw));
                 println!(
-                    "{}\t{i}\t{}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t\t\t",
+                    "{}\t{i}\t{}\t{o0:.1}\t{o1:.1}\t{o2:.1}\t{o3:.1}\t{:.1}\t\t\t",
                     f.display(),
-                    part.len(),
-                    100.0 * row[0] as f64 / raw,
-                    100.0 * row[1] as f64 / raw,
-                    100.0 * row[2] as f64 / raw,
-                    100.0 * row[3] as f64 / raw,
-                    100.0 * best as f64 / raw
+                    c.samples,
+                    percent(c.best_bits, raw)
                 );
             }
         }
+        let totals = chunks.iter().fold([0u64; 4], |mut t, c| {
+            (0..4).for_each(|k| t[k] += c.bits[k]);
+            t
+        });
+        let best_total: u64 = chunks.iter().map(|c| c.best_bits).sum();
         let raw = 16.0 * audio.samples.len().max(1) as f64;
-        let fast = container::encode(&audio, Settings { effort: Effort::Fast, chunk_frames: chunk })
-            .map_err(|e| e.to_string())?
-            .len();
-        let max = container::encode(&audio, Settings { effort: Effort::Max, chunk_frames: chunk })
-            .map_err(|e| e.to_string())?
-            .len();
+        let (fast, max) = stats::encoded_sizes(&audio, chunk).map_err(|e| e.to_string())?;
+        let [o0, o1, o2, o3] = totals.map(|b| percent(b, raw));
         println!(
-            "{}\tall\t{}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.2}",
+            "{}\tall\t{}\t{o0:.1}\t{o1:.1}\t{o2:.1}\t{o3:.1}\t{:.1}\t{:.1}\t{:.1}\t{:.2}",
             f.display(),
             audio.samples.len(),
-            100.0 * totals[0] as f64 / raw,
-            100.0 * totals[1] as f64 / raw,
-            100.0 * totals[2] as f64 / raw,
-            100.0 * totals[3] as f64 / raw,
-            100.0 * best_total as f64 / raw,
+            percent(best_total, raw),
             100.0 * 8.0 * fast as f64 / raw,
             100.0 * 8.0 * max as f64 / raw,
             8.0 * max as f64 / audio.samples.len().max(1) as f64

@@ -13,35 +13,13 @@ use crate::Res;
 use crate::output::Output;
 use crate::progress::Progress;
 
-/// Caps on what decoding one file may produce.
-#[derive(Debug, Clone, Copy)]
-pub struct Caps {
-    /// Most samples, all channels together.
-    pub max_samples: u64,
-    /// Most bytes of 16-bit PCM per byte of input.
-    pub max_ratio: u64,
-}
-
-impl Caps {
-    /// Refuses `claimed` samples from an input of `len` bytes if either cap is passed.
-    pub fn check(&self, f: &Path, claimed: u64, len: u64) -> Res<()> {
-        if claimed > self.max_samples {
-            let e = Error::OutputLimit { claimed, limit: self.max_samples };
-            return Err(format!("{}: {e} (raise it with --max-samples)", f.display()));
-        }
-        let limit = self.max_ratio.saturating_mul(len) / 2;
-        if claimed > limit {
-            let e = Error::OutputLimit { claimed, limit };
-            return Err(format!(
-                "{}: {e}: {} bytes of PCM from a {len}-byte file is over {} times its size (raise it with \
-                 --max-ratio)",
-                f.display(),
-                claimed.saturating_mul(2),
-                self.max_ratio
-            ));
-        }
-        Ok(())
-    }
+/// Checks `claimed` samples from the `len`-byte input `f` against the caps
+/// ([`Limits::check_claim`]), naming the flag that raises the cap that refused it.
+pub fn check_claim(f: &Path, limits: Limits, claimed: u64, len: u64) -> Res<()> {
+    limits.check_claim(claimed, len).map_err(|e| match e {
+        Error::RatioLimit { .. } => format!("{}: {e} (raise it with --max-ratio)", f.display()),
+        _ => format!("{}: {e} (raise it with --max-samples)", f.display()),
+    })
 }
 
 /// Why a decode failed: the input (bad file, with the library's error) or the output.
@@ -63,10 +41,10 @@ fn input_error(f: &Path, e: Error) -> String {
 
 /// Opens `input` (of `len` bytes) as a `.bpk` stream and checks its header against the caps and
 /// against what a WAV file can hold; returns the decoder and the WAV header.
-pub fn open<R: Read>(f: &Path, input: R, len: u64, caps: Caps) -> Res<(StreamDecoder<R>, [u8; 44])> {
-    let dec = StreamDecoder::with_limits(input, Limits::samples(caps.max_samples)).map_err(|e| input_error(f, e))?;
+pub fn open<R: Read>(f: &Path, input: R, len: u64, limits: Limits) -> Res<(StreamDecoder<R>, [u8; 44])> {
+    let dec = StreamDecoder::with_limits(input, limits).map_err(|e| input_error(f, e))?;
     let h = *dec.header();
-    caps.check(f, h.samples(), len)?;
+    check_claim(f, limits, h.samples(), len)?;
     let head = wav::header(h.sample_rate, h.channels, h.bits, h.frames)
         .map_err(|e| format!("{}: cannot be written as WAV: {e}", f.display()))?;
     Ok((dec, head))
@@ -105,15 +83,15 @@ fn open_file(f: &Path) -> Res<(BufReader<File>, u64)> {
 }
 
 /// Checks the header of `f` against the caps without decoding it.
-pub fn check_header(f: &Path, caps: Caps) -> Res<()> {
+pub fn check_header(f: &Path, limits: Limits) -> Res<()> {
     let (file, len) = open_file(f)?;
-    open(f, file, len, caps).map(|_| ())
+    open(f, file, len, limits).map(|_| ())
 }
 
 /// Decodes `f` to the WAV file `target` through a temporary file.
-pub fn decode_file(f: &Path, target: &Path, caps: Caps, force: bool, bar: &mut Progress) -> Res<()> {
+pub fn decode_file(f: &Path, target: &Path, limits: Limits, force: bool, bar: &mut Progress) -> Res<()> {
     let (file, len) = open_file(f)?;
-    let (dec, head) = open(f, file, len, caps)?;
+    let (dec, head) = open(f, file, len, limits)?;
     let mut out = Output::create(target, force)?;
     let mut sink = |b: &[u8]| out.write_all(b);
     match pump(f, dec, &head, &mut sink, &mut || bar.step(1)) {
@@ -124,9 +102,9 @@ pub fn decode_file(f: &Path, target: &Path, caps: Caps, force: bool, bar: &mut P
 }
 
 /// Decodes `f` without keeping its samples: (frames, channels).
-pub fn verify(f: &Path, caps: Caps) -> Res<(u64, u8)> {
+pub fn verify(f: &Path, limits: Limits) -> Res<(u64, u8)> {
     let (file, len) = open_file(f)?;
-    let (dec, head) = open(f, file, len, caps)?;
+    let (dec, head) = open(f, file, len, limits)?;
     match pump(f, dec, &head, &mut |_| Ok(()), &mut || {}) {
         Ok(h) => Ok((h.frames, h.channels)),
         Err(Failure::Input(e) | Failure::Output(e)) => Err(e),
@@ -134,9 +112,9 @@ pub fn verify(f: &Path, caps: Caps) -> Res<(u64, u8)> {
 }
 
 /// Decodes `f` into memory (within the caps).
-pub fn decode_in_memory(f: &Path, caps: Caps) -> Res<Audio> {
+pub fn decode_in_memory(f: &Path, limits: Limits) -> Res<Audio> {
     let (file, len) = open_file(f)?;
-    let (mut dec, _) = open(f, file, len, caps)?;
+    let (mut dec, _) = open(f, file, len, limits)?;
     let h = *dec.header();
     let mut samples = Vec::new();
     while let Some(chunk) = dec.next_chunk().map_err(|e| input_error(f, e))? {
@@ -159,7 +137,7 @@ mod tests {
     use lore_bitpack_audio::{Settings, container};
     use proptest::prelude::*;
 
-    const CAPS: Caps = Caps { max_samples: 1 << 20, max_ratio: 1000 };
+    const CAPS: Limits = Limits::samples(1 << 20).with_max_ratio(1000);
 
     /// The CLI's decode path on `data` in memory: WAV bytes, or the message.
     fn cli_decode(data: &[u8]) -> Result<Vec<u8>, String> {

@@ -1,7 +1,8 @@
 //! Writes the game's sound effects from the synthesiser as `.bpk` files into a folder (by
 //! default `apps/dungeon/assets/sfx`): `cargo run -p lore-dungeon --example make_sfx -- [DIR] [--force]`.
-//! An existing file is replaced only with `--force`; each is written to a temporary file in
-//! the same folder and renamed over the target when complete.
+//! An existing file is replaced only with `--force`; each is written with
+//! `lore_render::file::write_atomic` (a new temporary file in the same folder, synced, renamed
+//! over the target when complete).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,10 +34,9 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let tmp = dir.join(format!(".{}.tmp", effect.file_name()));
-        if let Err(e) = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, &path)) {
-            eprintln!("make_sfx: {}: {e}", path.display());
-            let _ = std::fs::remove_file(&tmp);
+        // The project's atomic writer: a fresh temporary file, synced, renamed over the target.
+        if let Err(e) = lore_render::file::write_atomic(&path, &bytes) {
+            eprintln!("make_sfx: {e}");
             return ExitCode::FAILURE;
         }
         println!("{}: {} samples -> {} bytes", path.display(), synthesise(effect).samples.len(), bytes.len());

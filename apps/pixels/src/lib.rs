@@ -329,7 +329,7 @@ impl PixelsDemo {
         for (i, pm) in player_masks.iter().enumerate() {
             let mut any = false;
             for (j, em) in enemy_masks.iter().enumerate() {
-                if !pm.bounds().intersect(&em.bounds()).is_empty() {
+                if !pm.bounds().intersection(&em.bounds()).is_empty() {
                     let hit = pm.overlaps(em);
                     any |= hit;
                     candidates.push((i, j, hit));

@@ -15,7 +15,7 @@
 
 use bevy_reflect::structs::Struct as BevyStruct;
 use lore_benches::reflect_types::{BevyNarrow, BevyThing1, BevyWide, LoreNarrow, LoreWide, Thing1};
-use lore_reflect::{Handle, Reflect};
+use lore_reflect::{Reflect, TypedPath};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -50,7 +50,7 @@ fn set(case: &str, n: u64) -> Option<f32> {
         }
         "lore-handle" => {
             let mut thing = Thing1::default();
-            let handle = Handle::<f32>::resolve(&thing, "x").ok()?;
+            let handle = TypedPath::<f32>::resolve(&thing, "x").ok()?;
             let value: &mut dyn Reflect = black_box(&mut thing);
             for _ in 0..n {
                 *handle.get_mut(value).ok()? = black_box(TEXT).parse().ok()?;

@@ -1,31 +1,40 @@
-//! Serde support (feature `serde`) for [`Handle`]: the record `{ index, generation }`, read back
-//! only with a generation an array can have issued (odd), as [`Handle::from_bits`] checks.
+//! Serde support (feature `serde`) for [`Handle`]: the record `{ index, generation }`
+//! (`#[serde(into, try_from)]` on the type), read back only with a generation an array can
+//! have issued (odd), as [`Handle::from_bits`] checks.
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
 
 use crate::Handle;
 
-#[derive(Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(rename = "Handle")]
-struct HandleRecord {
+pub(crate) struct HandleRecord {
     index: u32,
     generation: u32,
 }
 
-impl Serialize for Handle {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        HandleRecord { index: self.index(), generation: self.generation() }.serialize(serializer)
+impl From<Handle> for HandleRecord {
+    fn from(h: Handle) -> Self {
+        HandleRecord { index: h.index(), generation: h.generation() }
     }
 }
 
-impl<'de> Deserialize<'de> for Handle {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let HandleRecord { index, generation } = HandleRecord::deserialize(deserializer)?;
-        Handle::from_bits(u64::from(generation) << 32 | u64::from(index)).ok_or_else(|| {
-            D::Error::custom(format_args!(
-                "handle {index}v{generation}: no array issues an even generation (live slots have odd ones)"
-            ))
-        })
+/// A record naming a generation no array issues.
+#[derive(Debug)]
+pub(crate) struct EvenGeneration(HandleRecord);
+
+impl fmt::Display for EvenGeneration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let HandleRecord { index, generation } = self.0;
+        write!(f, "handle {index}v{generation}: no array issues an even generation (live slots have odd ones)")
+    }
+}
+
+impl TryFrom<HandleRecord> for Handle {
+    type Error = EvenGeneration;
+    fn try_from(r: HandleRecord) -> Result<Self, EvenGeneration> {
+        Handle::from_bits(u64::from(r.generation) << 32 | u64::from(r.index)).ok_or(EvenGeneration(r))
     }
 }

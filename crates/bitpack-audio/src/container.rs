@@ -61,34 +61,70 @@ impl Default for Settings {
 /// The header states the sample count, and a chunk of silence takes a few bytes for up to 2^20
 /// frames, so a small valid file can claim an output about 190,000 times its own size (a 3 KiB
 /// file, 512 MiB of PCM). A decoder given limits checks the header's claim against them before
-/// it decodes or allocates anything and refuses the file with [`Error::OutputLimit`]. The plain
+/// it decodes or allocates anything and refuses the file with [`Error::OutputLimit`]. A
+/// compression-ratio cap ([`Limits::max_ratio`]) bounds the output by the input's size as
+/// well ([`Error::RatioLimit`]): it is checked wherever the input's length is known
+/// ([`Reader::with_limits`], [`decode_with_limits`], and [`Limits::check_claim`] for a caller
+/// that knows its file's size, such as the `bitpack` CLI with a streaming decoder). The plain
 /// [`decode`], [`Reader::new`] and [`StreamDecoder::new`] use [`Limits::NONE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Limits {
     /// Most samples, all channels together, a file may claim (2 bytes each as 16-bit PCM).
     pub max_samples: u64,
+    /// Most bytes of 16-bit PCM a file may claim per byte of its own size (`u64::MAX`: no cap;
+    /// a record without the field reads as no cap).
+    #[cfg_attr(feature = "serde", serde(default = "no_ratio_cap"))]
+    pub max_ratio: u64,
+}
+
+/// The serde default of [`Limits::max_ratio`]: no cap.
+#[cfg(feature = "serde")]
+fn no_ratio_cap() -> u64 {
+    u64::MAX
 }
 
 impl Limits {
     /// No limit: every header the format allows is accepted.
-    pub const NONE: Limits = Limits { max_samples: u64::MAX };
+    pub const NONE: Limits = Limits { max_samples: u64::MAX, max_ratio: u64::MAX };
 
     /// At most `max_samples` samples, all channels together.
     pub const fn samples(max_samples: u64) -> Limits {
-        Limits { max_samples }
+        Limits { max_samples, max_ratio: u64::MAX }
     }
 
     /// At most `max_bytes` bytes of 16-bit PCM output (`max_bytes / 2` samples).
     pub const fn pcm_bytes(max_bytes: u64) -> Limits {
-        Limits { max_samples: max_bytes / 2 }
+        Limits { max_samples: max_bytes / 2, max_ratio: u64::MAX }
     }
 
-    /// Whether a file with this header may be decoded.
+    /// These limits with at most `max_ratio` bytes of 16-bit PCM per byte of input.
+    #[must_use]
+    pub const fn with_max_ratio(self, max_ratio: u64) -> Limits {
+        Limits { max_ratio, ..self }
+    }
+
+    /// Whether a file with this header may be decoded (the sample cap; the ratio cap needs the
+    /// input's size: [`Limits::check_claim`]).
     pub fn check(&self, header: &Header) -> Result<(), Error> {
         let claimed = header.samples();
         if claimed > self.max_samples {
             return Err(Error::OutputLimit { claimed, limit: self.max_samples });
+        }
+        Ok(())
+    }
+
+    /// Whether an input of `input_bytes` bytes may produce `claimed` samples (all channels
+    /// together): the sample cap first ([`Error::OutputLimit`]), then the ratio cap
+    /// ([`Error::RatioLimit`]: more than `max_ratio × input_bytes / 2` samples; `u64::MAX`
+    /// checks nothing).
+    pub fn check_claim(&self, claimed: u64, input_bytes: u64) -> Result<(), Error> {
+        if claimed > self.max_samples {
+            return Err(Error::OutputLimit { claimed, limit: self.max_samples });
+        }
+        let limit = self.max_ratio.saturating_mul(input_bytes) / 2;
+        if self.max_ratio != u64::MAX && claimed > limit {
+            return Err(Error::RatioLimit { claimed, limit, input_bytes, max_ratio: self.max_ratio });
         }
         Ok(())
     }
@@ -387,10 +423,10 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Reader::new`] that first refuses a file whose header claims more than `limits` allow
-    /// ([`Error::OutputLimit`]).
+    /// ([`Error::OutputLimit`], or [`Error::RatioLimit`] against `data`'s length).
     pub fn with_limits(data: &'a [u8], limits: Limits) -> Result<Reader<'a>, Error> {
         let header = Header::parse(data)?;
-        limits.check(&header)?;
+        limits.check_claim(header.samples(), data.len() as u64)?;
         let chunks = header.chunks();
         let table_len = chunks.checked_mul(8).ok_or(Error::Header("chunk table too large"))?;
         let min_len = (HEADER_LEN as u64).saturating_add(chunks.saturating_mul(8)).saturating_add(table_len + 8);

@@ -84,6 +84,23 @@ pub enum Error {
         /// The caller's limit.
         limit: u64,
     },
+    /// An input claims more output per byte of its own size than the caller allows (see
+    /// [`crate::container::Limits::max_ratio`]); refused before any sample is decoded.
+    #[error(
+        "file claims {claimed} samples, more than the limit of {limit} samples: {} bytes of PCM from a \
+         {input_bytes}-byte file is over {max_ratio} times its size",
+        .claimed.saturating_mul(2)
+    )]
+    RatioLimit {
+        /// Samples (all channels together) the input claims.
+        claimed: u64,
+        /// The most samples the ratio allows for this input (`max_ratio × input_bytes / 2`).
+        limit: u64,
+        /// The input's size in bytes.
+        input_bytes: u64,
+        /// The caller's cap: bytes of 16-bit PCM per byte of input.
+        max_ratio: u64,
+    },
     /// A `.bpk` stream ended early (truncated file).
     #[error("file ends early (truncated?) in the {0}")]
     UnexpectedEnd(&'static str),

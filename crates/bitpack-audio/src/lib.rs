@@ -60,10 +60,11 @@ pub mod container;
 mod crc;
 mod error;
 pub mod mix;
+#[cfg(feature = "std")]
+pub mod plan;
 mod planes;
 pub mod predict;
-#[cfg(feature = "serde")]
-mod serde_impls;
+pub mod stats;
 pub mod wav;
 
 /// The guide, docs/bitpack-audio.md: its examples are compiled and run as doctests.

@@ -64,3 +64,36 @@ fn the_limit_is_inclusive_and_counts_every_channel() {
     assert_eq!(Reader::with_limits(&file, Limits::samples(2000)).unwrap().chunks(), 4);
     assert_eq!(Limits::default(), Limits::NONE);
 }
+
+#[test]
+fn the_ratio_cap_bounds_the_output_by_the_input_size_and_is_inclusive() {
+    let file = silent_bomb(1);
+    let len = file.len() as u64;
+    let claimed = 2 * u64::from(MAX_CHUNK_FRAMES);
+    // Bytes of PCM per byte of file, rounded up: the smallest cap that admits the file.
+    let needed = (2 * claimed).div_ceil(len);
+    let fits = Limits::NONE.with_max_ratio(needed);
+    assert_eq!(fits.check_claim(claimed, len), Ok(()));
+    assert_eq!(container::decode_with_limits(&file, fits).unwrap().samples.len() as u64, claimed);
+    let tight = Limits::NONE.with_max_ratio(needed - 1);
+    let refused = Error::RatioLimit { claimed, limit: (needed - 1) * len / 2, input_bytes: len, max_ratio: needed - 1 };
+    assert_eq!(tight.check_claim(claimed, len), Err(refused.clone()));
+    assert_eq!(container::decode_with_limits(&file, tight), Err(refused.clone()));
+    assert_eq!(Reader::with_limits(&file, tight).err(), Some(refused.clone()));
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "file claims {claimed} samples, more than the limit of {} samples: {} bytes of PCM from a {len}-byte \
+             file is over {} times its size",
+            (needed - 1) * len / 2,
+            2 * claimed,
+            needed - 1
+        )
+    );
+    // The sample cap is checked first, and no ratio (`u64::MAX`) checks nothing.
+    let both = Limits::samples(claimed - 1).with_max_ratio(1);
+    assert_eq!(both.check_claim(claimed, len), Err(Error::OutputLimit { claimed, limit: claimed - 1 }));
+    assert_eq!(Limits::NONE.check_claim(u64::MAX, 1), Ok(()));
+    // A streaming decoder does not know the input's size: the caller checks the claim.
+    assert!(StreamDecoder::with_limits(&file[..], tight).is_ok());
+}

@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 
-use crate::{Error, Ray, Segment};
+use crate::Error;
 
 /// An axis-aligned box with finite corners, `min <= max` on both axes.
 ///
@@ -12,6 +12,11 @@ use crate::{Error, Ray, Segment};
 /// beyond ±[`Aabb::LIMIT`] are refused with an [`Error`]. Operations that could leave the
 /// range ([`Aabb::translated`], [`Aabb::grown`]) clamp into it instead.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::AabbRecord", try_from = "crate::serde_impls::AabbRecord")
+)]
 pub struct Aabb {
     min: Vec2,
     max: Vec2,
@@ -229,18 +234,6 @@ impl Aabb {
         [self.min, Vec2::new(self.max.x, self.min.y), self.max, Vec2::new(self.min.x, self.max.y)]
     }
 
-    /// The four edges, counter-clockwise from the bottom edge (solid on the left of each).
-    #[must_use]
-    pub fn edges(&self) -> [Segment; 4] {
-        let c = self.corners();
-        [
-            Segment { a: c[0], b: c[1] },
-            Segment { a: c[1], b: c[2] },
-            Segment { a: c[2], b: c[3] },
-            Segment { a: c[3], b: c[0] },
-        ]
-    }
-
     /// The point of the closed box closest to `point` (`point` itself when inside).
     #[inline]
     #[must_use]
@@ -255,47 +248,12 @@ impl Aabb {
         let d = point - self.closest_point(point);
         d.dot(d)
     }
-
-    /// Where `ray` enters the box: the smallest `t` in `0..=ray.max_t()` with `ray.at(t)`
-    /// inside, or `None`. A ray starting inside hits at `t = 0`; grazing an edge counts.
-    #[inline]
-    #[must_use]
-    pub fn ray_entry(&self, ray: &Ray) -> Option<f32> {
-        self.ray_span(ray).map(|(t0, _)| t0)
-    }
-
-    /// The parameter range `(t0, t1)` of the ray inside the box, if any: like
-    /// [`Aabb::ray_entry`] with the exit too.
-    #[inline]
-    #[must_use]
-    pub fn ray_span(&self, ray: &Ray) -> Option<(f32, f32)> {
-        let mut t0 = 0.0f32;
-        let mut t1 = ray.max_t();
-        let (origin, dir, inv_dir) = (ray.origin(), ray.dir(), ray.inv_dir());
-        for axis in 0..2 {
-            let (o, d, inv, lo, hi) = (origin[axis], dir[axis], inv_dir[axis], self.min[axis], self.max[axis]);
-            if d == 0.0 {
-                if o < lo || o > hi {
-                    return None;
-                }
-            } else {
-                let (a, b) = ((lo - o) * inv, (hi - o) * inv);
-                // Selects, not branches: which side is near depends on the box and the ray, so
-                // a branch would be mispredicted often. (Plain comparisons, not `f32::min` /
-                // `max`: no NaN can arise, a finite difference times a finite reciprocal.)
-                let near = if a < b { a } else { b };
-                let far = if a < b { b } else { a };
-                t0 = if near > t0 { near } else { t0 };
-                t1 = if far < t1 { far } else { t1 };
-            }
-        }
-        (t0 <= t1).then_some((t0, t1))
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Ray, Segment};
     use glam::vec2;
 
     fn b(x0: f32, y0: f32, x1: f32, y1: f32) -> Aabb {

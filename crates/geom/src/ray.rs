@@ -10,6 +10,11 @@ use crate::{Aabb, Error};
 /// segment's full displacement and `max_t = 1` it is a fraction. `max_t` may be infinite.
 /// The reciprocal of the direction is kept, so slab tests against many boxes cost no division.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::RayRecord", try_from = "crate::serde_impls::RayRecord")
+)]
 pub struct Ray {
     origin: Vec2,
     dir: Vec2,
@@ -90,6 +95,46 @@ impl Ray {
     #[must_use]
     pub fn clipped(&self, max_t: f32) -> Ray {
         Ray { max_t: self.max_t.min(max_t), ..*self }
+    }
+}
+
+/// The box queries that take a ray live here, beside the ray, so that `aabb` (used by every
+/// other value) needs nothing above it.
+impl Aabb {
+    /// Where `ray` enters the box: the smallest `t` in `0..=ray.max_t()` with `ray.at(t)`
+    /// inside, or `None`. A ray starting inside hits at `t = 0`; grazing an edge counts.
+    #[inline]
+    #[must_use]
+    pub fn ray_entry(&self, ray: &Ray) -> Option<f32> {
+        self.ray_span(ray).map(|(t0, _)| t0)
+    }
+
+    /// The parameter range `(t0, t1)` of the ray inside the box, if any: like
+    /// [`Aabb::ray_entry`] with the exit too.
+    #[inline]
+    #[must_use]
+    pub fn ray_span(&self, ray: &Ray) -> Option<(f32, f32)> {
+        let mut t0 = 0.0f32;
+        let mut t1 = ray.max_t();
+        let (origin, dir, inv_dir) = (ray.origin(), ray.dir(), ray.inv_dir());
+        for axis in 0..2 {
+            let (o, d, inv, lo, hi) = (origin[axis], dir[axis], inv_dir[axis], self.min()[axis], self.max()[axis]);
+            if d == 0.0 {
+                if o < lo || o > hi {
+                    return None;
+                }
+            } else {
+                let (a, b) = ((lo - o) * inv, (hi - o) * inv);
+                // Selects, not branches: which side is near depends on the box and the ray, so
+                // a branch would be mispredicted often. (Plain comparisons, not `f32::min` /
+                // `max`: no NaN can arise, a finite difference times a finite reciprocal.)
+                let near = if a < b { a } else { b };
+                let far = if a < b { b } else { a };
+                t0 = if near > t0 { near } else { t0 };
+                t1 = if far < t1 { far } else { t1 };
+            }
+        }
+        (t0 <= t1).then_some((t0, t1))
     }
 }
 

@@ -10,6 +10,11 @@ use crate::{Aabb, Error};
 /// Plain data: the ends are public. [`Segment::new`] checks they are finite; every query is
 /// total on finite ends (no panic, no NaN), even when `b - a` overflows `f32`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::SegmentRecord", try_from = "crate::serde_impls::SegmentRecord")
+)]
 pub struct Segment {
     /// First end.
     pub a: Vec2,
@@ -189,6 +194,22 @@ fn param_robust(p: Vec2, a: Vec2, b: Vec2) -> f32 {
     let len_h = s * len_n;
     let t = along / len_h;
     if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) }
+}
+
+/// The box query that gives segments lives here, beside the segment, so that `aabb` (used by
+/// every other value) needs nothing above it.
+impl Aabb {
+    /// The four edges, counter-clockwise from the bottom edge (solid on the left of each).
+    #[must_use]
+    pub fn edges(&self) -> [Segment; 4] {
+        let c = self.corners();
+        [
+            Segment { a: c[0], b: c[1] },
+            Segment { a: c[1], b: c[2] },
+            Segment { a: c[2], b: c[3] },
+            Segment { a: c[3], b: c[0] },
+        ]
+    }
 }
 
 #[cfg(test)]

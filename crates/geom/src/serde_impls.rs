@@ -1,7 +1,8 @@
 //! Serde support (feature `serde`).
 //!
 //! Each type is written as a plain record of its defining values and read back through its
-//! checked constructor, so a file cannot hand the program a box, ray or segment the type
+//! checked constructor (`#[serde(into = …, try_from = …)]` on the type, with the record and
+//! the two conversions here), so a file cannot hand the program a box, ray or segment the type
 //! forbids: an inverted or non-finite box, a zero-direction ray, a segment with a NaN end is
 //! a deserialisation error carrying the constructor's [`Error`](crate::Error) message.
 //!
@@ -16,34 +17,33 @@
 //! back as infinite.
 
 use glam::Vec2;
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
-use crate::{Aabb, Ray, Segment};
+use crate::{Aabb, Error, Ray, Segment};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Aabb")]
-struct AabbRecord {
+pub(crate) struct AabbRecord {
     min: Vec2,
     max: Vec2,
 }
 
-impl Serialize for Aabb {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        AabbRecord { min: self.min(), max: self.max() }.serialize(serializer)
+impl From<Aabb> for AabbRecord {
+    fn from(b: Aabb) -> Self {
+        AabbRecord { min: b.min(), max: b.max() }
     }
 }
 
-impl<'de> Deserialize<'de> for Aabb {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let AabbRecord { min, max } = AabbRecord::deserialize(deserializer)?;
-        Aabb::new(min, max).map_err(D::Error::custom)
+impl TryFrom<AabbRecord> for Aabb {
+    type Error = Error;
+    fn try_from(r: AabbRecord) -> Result<Self, Error> {
+        Aabb::new(r.min, r.max)
     }
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Ray")]
-struct RayRecord {
+pub(crate) struct RayRecord {
     origin: Vec2,
     dir: Vec2,
     /// `None`: unbounded (`f32::INFINITY`).
@@ -51,38 +51,37 @@ struct RayRecord {
     max_t: Option<f32>,
 }
 
-impl Serialize for Ray {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl From<Ray> for RayRecord {
+    fn from(r: Ray) -> Self {
         // A ray's `max_t` is never NaN or negative, so "not finite" means +infinity.
-        let max_t = self.max_t().is_finite().then_some(self.max_t());
-        RayRecord { origin: self.origin(), dir: self.dir(), max_t }.serialize(serializer)
+        let max_t = r.max_t().is_finite().then_some(r.max_t());
+        RayRecord { origin: r.origin(), dir: r.dir(), max_t }
     }
 }
 
-impl<'de> Deserialize<'de> for Ray {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let RayRecord { origin, dir, max_t } = RayRecord::deserialize(deserializer)?;
-        Ray::new(origin, dir, max_t.unwrap_or(f32::INFINITY)).map_err(D::Error::custom)
+impl TryFrom<RayRecord> for Ray {
+    type Error = Error;
+    fn try_from(r: RayRecord) -> Result<Self, Error> {
+        Ray::new(r.origin, r.dir, r.max_t.unwrap_or(f32::INFINITY))
     }
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Segment")]
-struct SegmentRecord {
+pub(crate) struct SegmentRecord {
     a: Vec2,
     b: Vec2,
 }
 
-impl Serialize for Segment {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Segment { a, b } = *self;
-        SegmentRecord { a, b }.serialize(serializer)
+impl From<Segment> for SegmentRecord {
+    fn from(Segment { a, b }: Segment) -> Self {
+        SegmentRecord { a, b }
     }
 }
 
-impl<'de> Deserialize<'de> for Segment {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let SegmentRecord { a, b } = SegmentRecord::deserialize(deserializer)?;
-        Segment::new(a, b).map_err(D::Error::custom)
+impl TryFrom<SegmentRecord> for Segment {
+    type Error = Error;
+    fn try_from(r: SegmentRecord) -> Result<Self, Error> {
+        Segment::new(r.a, r.b)
     }
 }

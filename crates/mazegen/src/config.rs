@@ -127,6 +127,11 @@ impl TreeAlgorithm {
 /// Everything a generator needs. Build one with [`Config::points`] or [`Config::grid`] and the
 /// builder methods; every field is checked by [`Config::validate`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impls::ConfigRecord")
+)]
 pub struct Config {
     /// Base graph.
     pub shape: Shape,

@@ -75,7 +75,8 @@ struct ReadmeDoctests;
 mod config;
 mod error;
 mod maze;
-// Layer 2, tools: the one shuffle, disjoint sets.
+// Layer 2, tools: the one shuffle, disjoint sets, adjacency lists.
+mod adjacency;
 mod random;
 mod sets;
 // Layer 3, graphs and trees: random spanning trees, zones on a rooted tree, the Delaunay graph.

@@ -1,18 +1,19 @@
-//! Serde support (feature `serde`) for [`Config`]: read back through [`Config::validate`].
+//! Serde support (feature `serde`) for [`Config`]: written by its derive, read back through
+//! [`Config::validate`] (`#[serde(try_from)]` on the type, with the unchecked record here).
 //!
 //! The other value types (the maze and its parts, the solution and measures, grid cells)
 //! derive their serde impls beside their definitions; [`GridTree`](crate::GridTree) is checked
 //! in `grid`.
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::Deserialize;
 
+use crate::Error;
 use crate::config::{Config, Shape, TreeAlgorithm};
 
-/// [`Config`]'s fields, as written.
-#[derive(Serialize, Deserialize)]
+/// [`Config`]'s fields, as written, before they are checked.
+#[derive(Deserialize)]
 #[serde(rename = "Config")]
-struct ConfigRecord {
+pub(crate) struct ConfigRecord {
     shape: Shape,
     zones: u16,
     cycles: u32,
@@ -24,22 +25,12 @@ struct ConfigRecord {
     seed: u64,
 }
 
-impl Serialize for Config {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Config { shape, zones, cycles, horizontal_bias, root, tree, balance_goal, balance_tries, seed } = *self;
-        ConfigRecord { shape, zones, cycles, horizontal_bias, root, tree, balance_goal, balance_tries, seed }
-            .serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Config {
-    /// Reads a config and checks it with [`Config::validate`]: a config out of range is an
-    /// error naming the field, as it would be from [`generate`](crate::generate).
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let ConfigRecord { shape, zones, cycles, horizontal_bias, root, tree, balance_goal, balance_tries, seed } =
-            ConfigRecord::deserialize(deserializer)?;
+impl TryFrom<ConfigRecord> for Config {
+    type Error = Error;
+    fn try_from(r: ConfigRecord) -> Result<Self, Error> {
+        let ConfigRecord { shape, zones, cycles, horizontal_bias, root, tree, balance_goal, balance_tries, seed } = r;
         let config = Config { shape, zones, cycles, horizontal_bias, root, tree, balance_goal, balance_tries, seed };
-        config.validate().map_err(D::Error::custom)?;
+        config.validate()?;
         Ok(config)
     }
 }

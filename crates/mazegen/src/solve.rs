@@ -6,9 +6,9 @@
 //! color is picked up reaches everything reachable. The maze is completable when it reaches
 //! every node.
 
+use crate::adjacency::Adjacency;
 use crate::error::{Error, Unsolvable};
 use crate::maze::{Key, Maze};
-use crate::spanning::Adjacency;
 
 /// What the checker found in a completable maze.
 #[derive(Clone, Debug, PartialEq, Eq)]

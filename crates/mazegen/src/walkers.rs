@@ -12,7 +12,7 @@
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
-use crate::spanning::Adjacency;
+use crate::adjacency::Adjacency;
 
 /// Smallest step weight of a walk.
 pub(crate) const MIN_WEIGHT: f64 = 0.01;

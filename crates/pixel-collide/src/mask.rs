@@ -147,7 +147,7 @@ impl Mask {
 
     /// The pixels set in both masks, over the common rectangle.
     pub fn intersection(&self, other: &Mask) -> Mask {
-        let r = self.bounds.intersect(&other.bounds);
+        let r = self.bounds.intersection(&other.bounds);
         if r.is_empty() {
             return Mask::empty(PixelRect { x0: r.x0, y0: r.y0, x1: r.x0, y1: r.y0 });
         }
@@ -168,7 +168,7 @@ impl Mask {
     /// row-major order, until it returns true: `j` counts rows and `k` words from the
     /// rectangle's top-left corner (bit `b` of the word is pixel `(x0 + 64 k + b, y0 + j)`).
     fn each_common_word(&self, other: &Mask, mut f: impl FnMut(usize, usize, u64) -> bool) {
-        let r = self.bounds.intersect(&other.bounds);
+        let r = self.bounds.intersection(&other.bounds);
         if r.is_empty() {
             return;
         }
@@ -263,7 +263,7 @@ mod tests {
     use glam::Vec2;
 
     fn naive_area(a: &Mask, b: &Mask) -> u64 {
-        let r = a.bounds().intersect(&b.bounds());
+        let r = a.bounds().intersection(&b.bounds());
         let mut n = 0;
         for y in r.y0..r.y1 {
             for x in r.x0..r.x1 {

@@ -3,14 +3,16 @@
 //! [`Sprite`] is written as `{ width, height, alpha, threshold }` (one alpha byte per texel,
 //! row-major, top row first) and read back through [`Sprite::from_alpha`]; [`PixelSpace`] as
 //! `{ pixels_per_unit }` through [`PixelSpace::new`]. A size, length or threshold the
-//! constructors refuse is a deserialisation error with their message. [`PixelRect`] and
+//! constructors refuse is a deserialisation error with their message. `PixelSpace` derives
+//! its serde through the record here (`#[serde(into, try_from)]`); `Sprite`'s is written by
+//! hand because it serialises its alpha bytes borrowed, where `into` would copy them. [`PixelRect`] and
 //! [`Pose`](crate::Pose) derive theirs beside their definitions. A [`Mask`](crate::Mask) is not
 //! serialised: rasterize it again from the sprite and pose.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{PixelSpace, Sprite};
+use crate::{Error, PixelSpace, Sprite};
 
 #[derive(Serialize)]
 #[serde(rename = "Sprite")]
@@ -46,19 +48,19 @@ impl<'de> Deserialize<'de> for Sprite {
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "PixelSpace")]
-struct SpaceRecord {
+pub(crate) struct SpaceRecord {
     pixels_per_unit: f32,
 }
 
-impl Serialize for PixelSpace {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        SpaceRecord { pixels_per_unit: self.pixels_per_unit() }.serialize(serializer)
+impl From<PixelSpace> for SpaceRecord {
+    fn from(space: PixelSpace) -> Self {
+        SpaceRecord { pixels_per_unit: space.pixels_per_unit() }
     }
 }
 
-impl<'de> Deserialize<'de> for PixelSpace {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let SpaceRecord { pixels_per_unit } = SpaceRecord::deserialize(deserializer)?;
-        PixelSpace::new(pixels_per_unit).map_err(D::Error::custom)
+impl TryFrom<SpaceRecord> for PixelSpace {
+    type Error = Error;
+    fn try_from(r: SpaceRecord) -> Result<Self, Error> {
+        PixelSpace::new(r.pixels_per_unit)
     }
 }

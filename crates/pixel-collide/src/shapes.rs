@@ -6,21 +6,20 @@
 //! counter-clockwise, holes clockwise, in that y-up space.
 
 use glam::Vec2;
+use lore_geom::Aabb;
 
 use crate::Mask;
 
-/// An axis-aligned rectangle in y-up space, `min` to `max`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rect {
-    /// Lower-left corner.
-    pub min: Vec2,
-    /// Upper-right corner.
-    pub max: Vec2,
-}
+/// The old name of the rectangles [`rectangles`] returns; they are lore-geom's [`Aabb`] now,
+/// so they go into a broad phase or a collider without conversion (`min()` / `max()` in place
+/// of the fields).
+#[deprecated(since = "0.2.0", note = "use `lore_geom::Aabb` (the rectangles are `Aabb`s now)")]
+pub type Rect = Aabb;
 
 /// Covers the set pixels with disjoint rectangles: horizontal runs, each grown downwards
-/// (in pixel space) while the rows below hold the same run. Exact cover, no overlap.
-pub fn rectangles(mask: &Mask) -> Vec<Rect> {
+/// (in pixel space) while the rows below hold the same run. Exact cover, no overlap (the boxes
+/// touch along edges only). Each is a lore-geom [`Aabb`] in y-up space.
+pub fn rectangles(mask: &Mask) -> Vec<Aabb> {
     let b = mask.bounds();
     let (w, h) = (b.width() as usize, b.height() as usize);
     let mut used = vec![false; w * h];
@@ -48,7 +47,8 @@ pub fn rectangles(mask: &Mask) -> Vec<Rect> {
             }
             let (x0, x1) = (b.x0 as f32 + i as f32, b.x0 as f32 + i1 as f32);
             let (y0, y1) = (b.y0 as f32 + j as f32, b.y0 as f32 + j1 as f32);
-            out.push(Rect { min: Vec2::new(x0, -y1), max: Vec2::new(x1, -y0) });
+            // Pixel coordinates are small integers, far inside `Aabb::LIMIT`: `covering` keeps them exact.
+            out.push(Aabb::covering(Vec2::new(x0, -y1), Vec2::new(x1, -y0)));
             i = i1;
         }
     }
@@ -165,11 +165,11 @@ mod tests {
     fn rectangles_cover_exactly() {
         let m = ring();
         let rects = rectangles(&m);
-        let area: f32 = rects.iter().map(|r| (r.max - r.min).x * (r.max - r.min).y).sum();
+        let area: f32 = rects.iter().map(|r| (r.max() - r.min()).x * (r.max() - r.min()).y).sum();
         assert_eq!(area as u64, m.count());
         for r in &rects {
-            for y in (-r.max.y as i32)..(-r.min.y as i32) {
-                for x in r.min.x as i32..r.max.x as i32 {
+            for y in (-r.max().y as i32)..(-r.min().y as i32) {
+                for x in r.min().x as i32..r.max().x as i32 {
                     assert!(m.get(x, y));
                 }
             }

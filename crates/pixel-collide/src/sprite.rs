@@ -214,14 +214,23 @@ impl PixelRect {
         (self.y1 - self.y0).max(0) as u32
     }
 
-    /// The common part of two rectangles (may be empty).
-    pub fn intersect(&self, other: &PixelRect) -> PixelRect {
+    /// The common part of two rectangles (may be empty), named as `Aabb::intersection` and
+    /// `Mask::intersection` are.
+    #[must_use]
+    pub fn intersection(&self, other: &PixelRect) -> PixelRect {
         PixelRect {
             x0: self.x0.max(other.x0),
             y0: self.y0.max(other.y0),
             x1: self.x1.min(other.x1),
             y1: self.y1.min(other.y1),
         }
+    }
+
+    /// The old name of [`PixelRect::intersection`].
+    #[deprecated(since = "0.2.0", note = "renamed to `intersection`, as on `Aabb` and `Mask`")]
+    #[must_use]
+    pub fn intersect(&self, other: &PixelRect) -> PixelRect {
+        self.intersection(other)
     }
 
     /// The smallest rectangle holding both (an empty one is ignored).

@@ -23,6 +23,11 @@ pub const PIXELS_PER_UNIT_RANGE: (f32, f32) = (1.0 / 1024.0, 65_536.0);
 /// How world space (y-up, world units) maps onto collision space (y-down pixels): world point
 /// `(x, y)` is pixel position `(x · k, −y · k)` for `k` pixels per unit.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::SpaceRecord", try_from = "crate::serde_impls::SpaceRecord")
+)]
 pub struct PixelSpace {
     pixels_per_unit: f32,
 }
@@ -120,7 +125,7 @@ impl Placement {
     /// test for a body a broad phase found near this one (no false negatives; a true answer
     /// still needs the pixel test).
     pub fn overlaps_aabb(&self, aabb: &Aabb, space: &PixelSpace) -> bool {
-        !self.bounds.intersect(&space.pixel_rect(aabb)).is_empty()
+        !self.bounds.intersection(&space.pixel_rect(aabb)).is_empty()
     }
 }
 
@@ -132,7 +137,7 @@ impl MeshPlacement {
 
     /// Whether the world box `aabb` meets the pixels the placed mesh may cover.
     pub fn overlaps_aabb(&self, aabb: &Aabb, space: &PixelSpace) -> bool {
-        !self.bounds.intersect(&space.pixel_rect(aabb)).is_empty()
+        !self.bounds.intersection(&space.pixel_rect(aabb)).is_empty()
     }
 }
 

@@ -23,7 +23,7 @@ fn pose_strategy() -> impl Strategy<Value = Pose> {
 }
 
 fn naive_area(a: &Mask, b: &Mask) -> u64 {
-    let r = a.bounds().intersect(&b.bounds());
+    let r = a.bounds().intersection(&b.bounds());
     let mut n = 0;
     for y in r.y0..r.y1 {
         for x in r.x0..r.x1 {
@@ -71,7 +71,7 @@ proptest! {
     fn rectangles_and_outlines_account_for_every_pixel(s in sprite_strategy()) {
         let m = Mask::from_sprite(&s, 3, -2);
         let rects = rectangles(&m);
-        let area: f32 = rects.iter().map(|r| (r.max.x - r.min.x) * (r.max.y - r.min.y)).sum();
+        let area: f32 = rects.iter().map(|r| (r.max().x - r.min().x) * (r.max().y - r.min().y)).sum();
         prop_assert_eq!(area as u64, m.count());
         // Solid loops (counter-clockwise) minus holes (clockwise) give the pixel count.
         let loops = outlines(&m);

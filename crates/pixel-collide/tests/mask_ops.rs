@@ -25,7 +25,7 @@ fn pixels(r: PixelRect) -> impl Iterator<Item = (i32, i32)> {
 
 /// The set pixels of `a AND b`, in row-major order.
 fn naive_and(a: &Mask, b: &Mask) -> Vec<(i32, i32)> {
-    pixels(a.bounds().intersect(&b.bounds())).filter(|&(x, y)| a.get(x, y) && b.get(x, y)).collect()
+    pixels(a.bounds().intersection(&b.bounds())).filter(|&(x, y)| a.get(x, y) && b.get(x, y)).collect()
 }
 
 fn naive_moments(p: &[(i32, i32)]) -> Moments {

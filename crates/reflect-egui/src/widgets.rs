@@ -350,7 +350,7 @@ mod tests {
         let segments = lore_reflect::parse_path(&path).unwrap();
         assert_eq!(
             segments,
-            [lore_reflect::Segment::Field("stats"), lore_reflect::Segment::Key(r#"a "quoted" \ key"#.into())]
+            [lore_reflect::PathSegment::Field("stats"), lore_reflect::PathSegment::Key(r#"a "quoted" \ key"#.into())]
         );
     }
 }

@@ -24,7 +24,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-pub(crate) use crate::source::{DocSource, Piece, ThingSource};
+pub(crate) mod source;
+
+pub(crate) use source::{DocSource, Piece, ThingSource};
 
 /// A parameter as written in a file: a name and a text value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]

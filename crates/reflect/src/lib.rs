@@ -5,7 +5,7 @@
 //!   types, docs and editor attributes ([`TypeInfo`]).
 //! - Values are read and written by name ([`field`](trait.Reflect.html#method.field): a
 //!   derived decision tree over the name's bytes, the first field tested first), by path (`"transform.position.x"`, `"items[3]"`,
-//!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`Handle`]s in hot loops,
+//!   [`path`](trait.Reflect.html#method.path)), through pre-resolved [`TypedPath`]s in hot loops,
 //!   or as text ([`set_text`](trait.Reflect.html#method.set_text) /
 //!   [`to_text`](trait.Reflect.html#method.to_text)): every supported type has a text form that
 //!   reads back to the exact same value, floats included, and reading is all or nothing (on
@@ -95,7 +95,6 @@ mod registry;
 #[cfg(feature = "serde")]
 mod serde_doc;
 mod snapshot;
-mod source;
 #[cfg(feature = "xml")]
 mod strict;
 pub mod text;
@@ -109,7 +108,17 @@ pub use info::{
     EnumInfo, FieldAttrs, FieldInfo, NameTable, Shape, StructInfo, StructStyle, TypeInfo, ValueKind, VariantInfo,
     fnv1a, name_table,
 };
-pub use path::{Handle, Segment, parse_path};
+pub use path::{PathSegment, TypedPath, parse_path};
+
+/// The old name of [`PathSegment`] (one step of a path), renamed so that it does not clash
+/// with lore-geom's line `Segment`.
+#[deprecated(since = "0.2.0", note = "renamed to `PathSegment`; lore-geom's `Segment` is a line segment")]
+pub type Segment<'a> = PathSegment<'a>;
+
+/// The old name of [`TypedPath`] (a path resolved once for a type), renamed so that it does
+/// not clash with lore-allocators' `Handle`.
+#[deprecated(since = "0.2.0", note = "renamed to `TypedPath`; lore-allocators' `Handle` is a generational key")]
+pub type Handle<T> = TypedPath<T>;
 pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, Struct, Typed, Value};
 pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]

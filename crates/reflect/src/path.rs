@@ -1,5 +1,5 @@
 //! Paths (`"transform.position.x"`, `"items[3]"`, `"stats[\"hp\"]"`) and pre-resolved
-//! [`Handle`]s for hot loops.
+//! [`TypedPath`]s for hot loops.
 //!
 //! A path is a chain of segments: `.name` (a struct field, a field of an enum's active variant,
 //! or a map key), `[3]` or `.3` (a list element or tuple field), `["key"]` (a map key). The
@@ -15,7 +15,7 @@ use core::marker::PhantomData;
 
 /// One step of a path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Segment<'a> {
+pub enum PathSegment<'a> {
     /// `.name`: a field (or map key).
     Field(&'a str),
     /// `[3]` or `.3`: a list element or tuple field.
@@ -28,7 +28,7 @@ pub enum Segment<'a> {
 ///
 /// # Errors
 /// [`Error::BadPath`] with the byte offset of the problem.
-pub fn parse_path(path: &str) -> Result<Vec<Segment<'_>>, Error> {
+pub fn parse_path(path: &str) -> Result<Vec<PathSegment<'_>>, Error> {
     let bad = |at: usize, reason: &'static str| Error::BadPath { path: excerpt(path), at, reason };
     let bytes = path.as_bytes();
     let mut out = Vec::new();
@@ -64,7 +64,7 @@ pub fn parse_path(path: &str) -> Result<Vec<Segment<'_>>, Error> {
                         return Err(bad(i, "expected `]`"));
                     }
                     i += 1;
-                    out.push(Segment::Key(key));
+                    out.push(PathSegment::Key(key));
                 } else {
                     let start = i;
                     while i < bytes.len() && bytes[i].is_ascii_digit() {
@@ -75,7 +75,7 @@ pub fn parse_path(path: &str) -> Result<Vec<Segment<'_>>, Error> {
                         return Err(bad(i, "expected `]`"));
                     }
                     i += 1;
-                    out.push(Segment::Index(index));
+                    out.push(PathSegment::Index(index));
                 }
             }
             b'.' if !first => {
@@ -92,7 +92,7 @@ pub fn parse_path(path: &str) -> Result<Vec<Segment<'_>>, Error> {
     Ok(out)
 }
 
-fn name_segment<'a>(path: &'a str, i: &mut usize) -> Option<Segment<'a>> {
+fn name_segment<'a>(path: &'a str, i: &mut usize) -> Option<PathSegment<'a>> {
     let start = *i;
     let bytes = path.as_bytes();
     while *i < bytes.len() && bytes[*i] != b'.' && bytes[*i] != b'[' {
@@ -103,23 +103,25 @@ fn name_segment<'a>(path: &'a str, i: &mut usize) -> Option<Segment<'a>> {
         return None;
     }
     Some(match name.parse::<usize>() {
-        Ok(n) if name.bytes().all(|b| b.is_ascii_digit()) => Segment::Index(n),
-        _ => Segment::Field(name),
+        Ok(n) if name.bytes().all(|b| b.is_ascii_digit()) => PathSegment::Index(n),
+        _ => PathSegment::Field(name),
     })
 }
 
-fn segment_error(value: &dyn Reflect, segment: &Segment<'_>, path: &str) -> Error {
+fn segment_error(value: &dyn Reflect, segment: &PathSegment<'_>, path: &str) -> Error {
     let type_name = value.type_info().name;
     let path = path.to_string();
     match (segment, value.reflect_ref()) {
-        (Segment::Index(index), ReflectRef::List(l)) => Error::NoIndex { path, type_name, index: *index, len: l.len() },
-        (Segment::Index(index), ReflectRef::Struct(s)) => {
+        (PathSegment::Index(index), ReflectRef::List(l)) => {
+            Error::NoIndex { path, type_name, index: *index, len: l.len() }
+        }
+        (PathSegment::Index(index), ReflectRef::Struct(s)) => {
             Error::NoIndex { path, type_name, index: *index, len: s.field_count() }
         }
-        (Segment::Field(k), ReflectRef::Map(_)) => Error::NoKey { path, type_name, key: excerpt(k) },
-        (Segment::Key(k), _) => Error::NoKey { path, type_name, key: excerpt(k) },
-        (Segment::Field(f), _) => Error::NoField { path, type_name, field: excerpt(f) },
-        (Segment::Index(i), _) => Error::NoField { path, type_name, field: i.to_string() },
+        (PathSegment::Field(k), ReflectRef::Map(_)) => Error::NoKey { path, type_name, key: excerpt(k) },
+        (PathSegment::Key(k), _) => Error::NoKey { path, type_name, key: excerpt(k) },
+        (PathSegment::Field(f), _) => Error::NoField { path, type_name, field: excerpt(f) },
+        (PathSegment::Index(i), _) => Error::NoField { path, type_name, field: i.to_string() },
     }
 }
 
@@ -163,29 +165,29 @@ impl dyn Reflect {
 
     /// One step down.
     #[must_use]
-    pub fn child(&self, segment: &Segment<'_>) -> Option<&dyn Reflect> {
+    pub fn child(&self, segment: &PathSegment<'_>) -> Option<&dyn Reflect> {
         match (segment, self.reflect_ref()) {
-            (Segment::Field(name), _) => self.field(name),
-            (Segment::Index(i), ReflectRef::List(l)) => l.get(*i),
-            (Segment::Index(i), ReflectRef::Struct(s)) => s.field_at(*i),
-            (Segment::Index(i), ReflectRef::Enum(e)) => e.field_at(*i),
-            (Segment::Key(k), ReflectRef::Map(m)) => m.get(k),
+            (PathSegment::Field(name), _) => self.field(name),
+            (PathSegment::Index(i), ReflectRef::List(l)) => l.get(*i),
+            (PathSegment::Index(i), ReflectRef::Struct(s)) => s.field_at(*i),
+            (PathSegment::Index(i), ReflectRef::Enum(e)) => e.field_at(*i),
+            (PathSegment::Key(k), ReflectRef::Map(m)) => m.get(k),
             _ => None,
         }
     }
 
     /// One step down, mutably.
     #[must_use]
-    pub fn child_mut(&mut self, segment: &Segment<'_>) -> Option<&mut dyn Reflect> {
+    pub fn child_mut(&mut self, segment: &PathSegment<'_>) -> Option<&mut dyn Reflect> {
         match segment {
-            Segment::Field(name) => self.field_mut(name),
-            Segment::Index(i) => match self.reflect_mut() {
+            PathSegment::Field(name) => self.field_mut(name),
+            PathSegment::Index(i) => match self.reflect_mut() {
                 ReflectMut::List(l) => l.get_mut(*i),
                 ReflectMut::Struct(s) => s.field_at_mut(*i),
                 ReflectMut::Enum(e) => e.field_at_mut(*i),
                 _ => None,
             },
-            Segment::Key(k) => match self.reflect_mut() {
+            PathSegment::Key(k) => match self.reflect_mut() {
                 ReflectMut::Map(m) => m.get_mut(k),
                 _ => None,
             },
@@ -198,7 +200,7 @@ impl dyn Reflect {
     /// [`Error::BadPath`], or the error of the first segment that does not exist.
     pub fn path(&self, path: &str) -> Result<&dyn Reflect, Error> {
         if is_plain_name(path) {
-            return self.field(path).ok_or_else(|| segment_error(self, &Segment::Field(path), ""));
+            return self.field(path).ok_or_else(|| segment_error(self, &PathSegment::Field(path), ""));
         }
         let mut value = self;
         for (n, segment) in parse_path(path)?.into_iter().enumerate() {
@@ -216,7 +218,7 @@ impl dyn Reflect {
             // Checked first with a shared borrow: returning the error after a failed mutable
             // lookup does not pass today's borrow checker.
             if self.field(path).is_none() {
-                return Err(segment_error(self, &Segment::Field(path), ""));
+                return Err(segment_error(self, &PathSegment::Field(path), ""));
             }
             return self.field_mut(path).ok_or(Error::BadPath { path: excerpt(path), at: 0, reason: "vanished" });
         }
@@ -370,7 +372,7 @@ fn advance(path: &str, start: usize) -> usize {
     i
 }
 
-/// One resolved step of a [`Handle`].
+/// One resolved step of a [`TypedPath`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
     /// Struct field or tuple field by index.
@@ -387,14 +389,14 @@ enum Step {
 /// same type in a hot loop: no string hashing, no path parsing.
 ///
 /// ```
-/// use lore_reflect::{Handle, Reflect};
+/// use lore_reflect::{TypedPath, Reflect};
 ///
 /// #[derive(Reflect, Default)]
 /// struct Ball { position: glam::Vec2, radius: f32 }
 ///
 /// # fn main() -> Result<(), lore_reflect::Error> {
 /// let mut balls: Vec<Ball> = (0..3).map(|_| Ball::default()).collect();
-/// let x = Handle::<f32>::resolve(&balls[0], "position.x")?;
+/// let x = TypedPath::<f32>::resolve(&balls[0], "position.x")?;
 /// for (i, ball) in balls.iter_mut().enumerate() {
 ///     *x.get_mut(ball)? = i as f32;
 /// }
@@ -402,19 +404,19 @@ enum Step {
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
-pub struct Handle<T> {
+pub struct TypedPath<T> {
     root: TypeId,
     root_name: &'static str,
     steps: Vec<Step>,
     /// The type name of the value each step starts from, for errors. The root's type fixes
     /// the type at every step, so the names found at resolve time hold for every value the
-    /// handle accepts (and the walk need not ask each value for them).
+    /// typed path accepts (and the walk need not ask each value for them).
     step_types: Vec<&'static str>,
     path: String,
     target: PhantomData<fn() -> T>,
 }
 
-impl<T> Clone for Handle<T> {
+impl<T> Clone for TypedPath<T> {
     fn clone(&self) -> Self {
         Self {
             root: self.root,
@@ -427,8 +429,8 @@ impl<T> Clone for Handle<T> {
     }
 }
 
-impl<T: Reflect + crate::Typed> Handle<T> {
-    /// Resolves `path` against `value` (any value of the type the handle will be used on).
+impl<T: Reflect + crate::Typed> TypedPath<T> {
+    /// Resolves `path` against `value` (any value of the type the typed path will be used on).
     ///
     /// # Errors
     /// As [`path`](trait.Reflect.html#method.path), or [`Error::WrongType`] when the value
@@ -439,20 +441,20 @@ impl<T: Reflect + crate::Typed> Handle<T> {
         let mut current = value;
         for segment in parse_path(path)? {
             let step = match (&segment, current.reflect_ref()) {
-                (Segment::Field(name), ReflectRef::Struct(s)) => s.info().index_of(name).map(Step::Field),
-                (Segment::Index(i), ReflectRef::Struct(_)) => Some(Step::Field(*i)),
-                (Segment::Field(name), ReflectRef::Enum(e)) => e
+                (PathSegment::Field(name), ReflectRef::Struct(s)) => s.info().index_of(name).map(Step::Field),
+                (PathSegment::Index(i), ReflectRef::Struct(_)) => Some(Step::Field(*i)),
+                (PathSegment::Field(name), ReflectRef::Enum(e)) => e
                     .info()
                     .variants
                     .get(e.variant_index())
                     .and_then(|v| v.index_of(name))
                     .map(|field| Step::Variant { variant: e.variant_index(), field }),
-                (Segment::Index(i), ReflectRef::Enum(e)) => {
+                (PathSegment::Index(i), ReflectRef::Enum(e)) => {
                     Some(Step::Variant { variant: e.variant_index(), field: *i })
                 }
-                (Segment::Index(i), ReflectRef::List(_)) => Some(Step::Index(*i)),
-                (Segment::Field(k), ReflectRef::Map(_)) => Some(Step::Key(k.to_string())),
-                (Segment::Key(k), ReflectRef::Map(_)) => Some(Step::Key(k.clone())),
+                (PathSegment::Index(i), ReflectRef::List(_)) => Some(Step::Index(*i)),
+                (PathSegment::Field(k), ReflectRef::Map(_)) => Some(Step::Key(k.to_string())),
+                (PathSegment::Key(k), ReflectRef::Map(_)) => Some(Step::Key(k.clone())),
                 _ => None,
             };
             let next = current.child(&segment);
@@ -482,7 +484,7 @@ impl<T: Reflect + crate::Typed> Handle<T> {
         })
     }
 
-    /// The path this handle was resolved from.
+    /// The path this typed path was resolved from.
     #[must_use]
     pub fn path(&self) -> &str {
         &self.path
@@ -496,7 +498,7 @@ impl<T: Reflect + crate::Typed> Handle<T> {
     /// The `T` in `value`.
     ///
     /// # Errors
-    /// [`Error::WrongType`] when `value` is not of the type the handle was resolved on;
+    /// [`Error::WrongType`] when `value` is not of the type the typed path was resolved on;
     /// [`Error::NoField`]/[`Error::NoIndex`]/[`Error::NoKey`] when a list became shorter, a
     /// key vanished or an enum changed variant since.
     #[inline]

@@ -17,13 +17,13 @@
 //! well-formed XML with content problems loads everything valid and lists the rest in the
 //! [`Report`].
 
+use crate::document::source::Chunk;
 use crate::document::{
     Applied, DocSource, Document, Param, Piece, Problem, ProblemKind, RawThing, Report, Thing, ThingSource,
     VALUE_PARAM, apply_param, param_count, report_missing,
 };
 use crate::error::excerpt;
 use crate::registry::Registry;
-use crate::source::Chunk;
 use quick_xml::events::{BytesStart, Event};
 use std::boxed::Box;
 use std::string::{String, ToString};

@@ -1,8 +1,8 @@
 //! The derive on every supported shape: type info, access by name, index and path, enums,
-//! generics, handles.
+//! generics, typed paths.
 
 use glam::Vec2;
-use lore_reflect::{Error, Handle, Reflect, ReflectRef, Shape, StructStyle, Typed};
+use lore_reflect::{Error, Reflect, ReflectRef, Shape, StructStyle, Typed, TypedPath};
 use std::collections::HashMap;
 
 #[derive(Reflect, Default, Debug, PartialEq)]
@@ -182,8 +182,8 @@ fn handles_resolve_once_and_follow_the_same_fields() -> Result<(), Error> {
     for o in &mut objs {
         o.items = vec![0; 3];
     }
-    let x = Handle::<f32>::resolve(&objs[0], "transform.position.x")?;
-    let item = Handle::<i32>::resolve(&objs[0], "items[2]")?;
+    let x = TypedPath::<f32>::resolve(&objs[0], "transform.position.x")?;
+    let item = TypedPath::<i32>::resolve(&objs[0], "items[2]")?;
     for (i, o) in objs.iter_mut().enumerate() {
         *x.get_mut(o)? = i as f32;
         *item.get_mut(o)? = i as i32 * 10;
@@ -193,9 +193,9 @@ fn handles_resolve_once_and_follow_the_same_fields() -> Result<(), Error> {
     objs[1].items.clear();
     assert!(item.get(&objs[1]).is_err(), "a shorter list is an error, not a panic");
     assert!(matches!(x.get(&Marker), Err(Error::WrongType { .. })));
-    assert!(matches!(Handle::<i32>::resolve(&objs[0], "transform.angle"), Err(Error::WrongType { .. })));
+    assert!(matches!(TypedPath::<i32>::resolve(&objs[0], "transform.angle"), Err(Error::WrongType { .. })));
     let mut s = Shape2::Circle(1.0);
-    let r = Handle::<f32>::resolve(&s, "0")?;
+    let r = TypedPath::<f32>::resolve(&s, "0")?;
     *r.get_mut(&mut s)? = 4.0;
     assert_eq!(s, Shape2::Circle(4.0));
     s = Shape2::Empty;

@@ -9,9 +9,8 @@ use lore_allocators::Stack;
 use lore_broadphase::{ProxyId, SpatialIndex};
 use lore_render::demo::DT;
 
-use super::entities::{Body, Enemy};
+use super::entities::{Body, Enemy, disk_box};
 use super::frame::{ScratchVec, ms};
-use super::movement::disk_box;
 use super::pixels::Candidate;
 use super::{Game, GameError, HURT_FRAMES, setup};
 use crate::sound::Effect;

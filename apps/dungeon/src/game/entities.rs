@@ -3,13 +3,12 @@
 
 use glam::{Vec2, vec2};
 use lore_allocators::{Handle, HandleArray};
-use lore_broadphase::{Aabb as BoxBp, Grid, ProxyId, SpatialIndex, Tree, World};
+use lore_broadphase::{Aabb, Grid, ProxyId, SpatialIndex, Tree, World};
 use lore_collide2d::{Segment, tile_outline};
 use lore_mazegen::{Tile, TilePos};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg32;
 
-use super::movement::disk_box;
 use super::{Game, GameError, setup};
 
 /// An enemy.
@@ -59,7 +58,7 @@ pub(super) enum Body {
 pub(super) struct Face {
     pub(super) id: ProxyId,
     pub(super) segment: Segment,
-    pub(super) bounds: BoxBp,
+    pub(super) bounds: Aabb,
     pub(super) door: Option<u8>,
 }
 
@@ -81,7 +80,7 @@ impl Game {
         let mut statics = Tree::with_margin(0.0).map_err(setup)?;
         let walls = tile_outline(w, h, Vec2::ZERO, 1.0, |x, y| level.is_wall((x, h - 1 - y))).map_err(setup)?;
         let mut add = |statics: &mut Tree, segment: Segment, door: Option<u8>| -> Result<(), GameError> {
-            let bounds = BoxBp::new(segment.a.min(segment.b), segment.a.max(segment.b)).map_err(setup)?;
+            let bounds = Aabb::new(segment.a.min(segment.b), segment.a.max(segment.b)).map_err(setup)?;
             let id = statics.insert(bounds).map_err(setup)?;
             let i = id.index() as usize;
             if self.faces.len() <= i {
@@ -158,4 +157,11 @@ impl Game {
             *slot = None;
         }
     }
+}
+
+/// The box a disk sweeps moving by `motion`, grown by a hair so touching faces are included.
+pub(super) fn disk_box(pos: Vec2, radius: f32, motion: Vec2) -> Aabb {
+    let r = Vec2::splat(radius + 1e-3);
+    let (lo, hi) = (pos.min(pos + motion) - r, pos.max(pos + motion) + r);
+    Aabb::new(lo, hi).unwrap_or_else(|_| Aabb::new(Vec2::ZERO, Vec2::ZERO).expect("the zero box is valid"))
 }

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 use lore_allocators::Stack;
-use lore_broadphase::{Aabb as BoxBp, ProxyId, Ray, SpatialIndex};
+use lore_broadphase::{ProxyId, Ray, SpatialIndex};
 use lore_collide2d::{Segment, SlideOptions, slide_disk_swept};
 use lore_render::demo::DT;
 use rand::RngExt;
@@ -159,11 +159,4 @@ impl Game {
             }
         }
     }
-}
-
-/// The box a disk sweeps moving by `motion`, grown by a hair so touching faces are included.
-pub(super) fn disk_box(pos: Vec2, radius: f32, motion: Vec2) -> BoxBp {
-    let r = Vec2::splat(radius + 1e-3);
-    let (lo, hi) = (pos.min(pos + motion) - r, pos.max(pos + motion) + r);
-    BoxBp::new(lo, hi).unwrap_or_else(|_| BoxBp::new(Vec2::ZERO, Vec2::ZERO).expect("the zero box is valid"))
 }

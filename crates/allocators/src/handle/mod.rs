@@ -59,6 +59,11 @@ pub use sparse::HandleArray;
 /// usually reported as stale but may match a live value there: keep one array per kind, or
 /// give each kind its own key type with [`new_key_type!`](crate::new_key_type).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::HandleRecord", try_from = "crate::serde_impls::HandleRecord")
+)]
 pub struct Handle {
     index: u32,
     generation: NonZeroU32,

@@ -5,8 +5,27 @@ use alloc::vec::Vec;
 use crate::Error;
 
 /// Which steps run before the bit planes: delta (`1`) and Gray (`2`), as klystron's flags.
+///
+/// With the `serde` feature it is written as its flags (`0..=3`) and read back through
+/// [`Options::from_flags`], so a flag value the stream has no meaning for is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(into = "u8", try_from = "u8"))]
 pub struct Options(u8);
+
+impl From<Options> for u8 {
+    /// [`Options::flags`].
+    fn from(o: Options) -> u8 {
+        o.flags()
+    }
+}
+
+impl TryFrom<u8> for Options {
+    type Error = Error;
+    /// [`Options::from_flags`].
+    fn try_from(flags: u8) -> Result<Self, Error> {
+        Options::from_flags(flags)
+    }
+}
 
 impl Options {
     /// Option 0: the samples' bits as they are.

@@ -184,7 +184,7 @@ impl QueryBatch {
     /// the candidates a broad phase's box selects, ready for [`add_group`](QueryBatch::add_group).
     pub fn objects_overlapping(&self, aabb: &Aabb, space: &PixelSpace) -> Vec<Id> {
         let area = space.pixel_rect(aabb);
-        (0..self.objects.len()).filter(|&i| !self.objects[i].bounds().intersect(&area).is_empty()).map(Id).collect()
+        (0..self.objects.len()).filter(|&i| !self.objects[i].bounds().intersection(&area).is_empty()).map(Id).collect()
     }
 
     /// Number of queries.

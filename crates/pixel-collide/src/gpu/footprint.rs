@@ -182,7 +182,7 @@ pub(super) fn pixels(poly: &[[f64; 2]], r: &PixelRect) -> PixelRect {
         x1: clamp(hi[0].floor()) + 1,
         y1: clamp(hi[1].floor()) + 1,
     };
-    p.intersect(r)
+    p.intersection(r)
 }
 
 /// Signed area (shoelace): positive counter-clockwise.

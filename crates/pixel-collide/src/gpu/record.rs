@@ -189,7 +189,7 @@ impl GpuCollider {
             let mut entry = QueryPlan { quads: false, jobs: (jobs.len(), 0), area };
             let ab = batch.objects[a].bounds();
             for &m in batch.members(against) {
-                let r = ab.intersect(&batch.objects[m].bounds());
+                let r = ab.intersection(&batch.objects[m].bounds());
                 if r.is_empty() {
                     continue;
                 }

@@ -156,7 +156,7 @@ impl Mask {
     /// assert_eq!(a.first_overlap(&b), None);
     /// ```
     pub fn first_overlap(&self, other: &Mask) -> Option<(i32, i32)> {
-        let r = self.bounds.intersect(&other.bounds);
+        let r = self.bounds.intersection(&other.bounds);
         let mut hit = None;
         self.each_common_word(other, |j, k, w| {
             if w == 0 {
@@ -208,7 +208,7 @@ impl Mask {
     /// # Ok::<(), lore_pixel_collide::Error>(())
     /// ```
     pub fn overlap_moments(&self, other: &Mask) -> Moments {
-        let r = self.bounds.intersect(&other.bounds);
+        let r = self.bounds.intersection(&other.bounds);
         let mut m = Moments::default();
         self.each_common_word(other, |j, k, w| {
             if w != 0 {
@@ -354,7 +354,7 @@ impl Mask {
     /// Applies `op(dst_word, src_bits)` over the common rectangle, `src_bits` holding `other`'s
     /// pixels aligned to `dst_word`'s bits (zero outside the common rectangle).
     fn combine(&mut self, other: &Mask, op: impl Fn(&mut u64, u64)) {
-        let r = self.bounds.intersect(&other.bounds);
+        let r = self.bounds.intersection(&other.bounds);
         if r.is_empty() {
             return;
         }

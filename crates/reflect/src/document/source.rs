@@ -4,7 +4,7 @@
 //! place. The XML writer (`crate::xml`) regenerates only what was edited.
 #![cfg_attr(not(feature = "xml"), allow(dead_code))] // filled and read by the XML loader and writer
 
-use crate::document::{Param, RawThing};
+use super::{Param, RawThing};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
