@@ -428,7 +428,7 @@ impl Demo for Dungeon {
             self.game = None;
             return;
         }
-        let t = std::time::Instant::now();
+        let t = lore_render::time::Instant::now();
         if let Some(mixer) = self.mixer.as_mut() {
             for &e in game.events() {
                 let gain = match e {
