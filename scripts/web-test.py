@@ -414,6 +414,7 @@ def key_test(chrome, base, timeout):
     # A click in the scene (right of the side panel) gives the canvas the keyboard focus.
     for kind in ("mousePressed", "mouseReleased"):
         tab.call("Input.dispatchMouseEvent", {"type": kind, "x": 900, "y": 300, "button": "left", "clickCount": 1})
+    tab.call("Runtime.evaluate", {"expression": "document.querySelector('canvas').focus()"})
     for kind in ("keyDown", "keyUp"):
         tab.call(
             "Input.dispatchKeyEvent",

@@ -314,7 +314,11 @@ impl App {
         let scene = self.scene_size();
         let over_ui = self.ctx.is_pointer_over_egui();
         let local = self.cursor_px - vec2(self.scene_px.min.x, self.scene_px.min.y);
-        self.input.mouse = self.camera.screen_to_world(local, scene);
+        // Until the pointer is seen the demo gets a headless run's input (the world origin, not
+        // in view), so that a page's `?shot` frame matches `--headless`.
+        if self.cursor_seen {
+            self.input.mouse = self.camera.screen_to_world(local, scene);
+        }
         self.input.mouse_in_view =
             self.cursor_seen && !over_ui && self.scene_px.contains(egui::pos2(self.cursor_px.x, self.cursor_px.y));
         let demo_index = self.controls.current;
