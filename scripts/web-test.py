@@ -52,8 +52,8 @@ WIDTH, HEIGHT = 1280, 720
 # edge. The caption band (the bottom CAPTION_ROWS rows) is left out: the caption prints the
 # demo's statistics, which include wall-clock timings (swarm, pixels, dungeon).
 PIXEL_DIFF = 40
-MAX_DIFFERING = 0.02
-MAX_MEAN = 3.0
+MAX_DIFFERING = 0.01
+MAX_MEAN = 1.5
 CAPTION_ROWS = 80
 
 CHROMIUM_FLAGS = [
