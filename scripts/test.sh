@@ -119,6 +119,10 @@ if [ "$full" -eq 1 ]; then
   fi
 fi
 stage "no_std builds (thumbv7em-none-eabihf and host)" scripts/ci-no-std.sh
+# The browser: every library checked for wasm32, then the showcase's page built and tested in
+# headless Chromium (see docs/render.md, "Web").
+stage "wasm32 check of every library crate" scripts/ci-wasm.sh
+stage "the showcase's page in headless Chromium" scripts/ci-web.sh
 # Every crate packaged (licences, README, manifest); the build of the packaged sources (the
 # same sources the stages above built) is the GitHub package job's and `--full`'s.
 if [ "$full" -eq 1 ]; then

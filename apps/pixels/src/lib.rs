@@ -13,7 +13,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-use std::time::Instant;
+use lore_render::time::Instant; // std's panics in a browser
 
 use lore_pixel_collide::shapes::outlines;
 use lore_pixel_collide::{GpuCollider, Mask, PixelRect, Pose, QueryBatch, Sprite};

@@ -10,6 +10,8 @@ struct ReadmeDoctests;
 
 pub mod bounce;
 pub mod demos;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 use lore_render::{Demo, RunArgs};
 

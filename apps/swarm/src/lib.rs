@@ -21,10 +21,10 @@ use lore_broadphase::{
 };
 use lore_render::demo::{DT, Demo};
 use lore_render::glam::{Vec2, vec2};
+use lore_render::time::Instant;
 use lore_render::{Batch, Camera, Color, Input, Key};
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
-use std::time::Instant;
+use rand_pcg::Pcg64; // std's panics in a browser
 
 /// The world rectangle the bodies bounce in.
 pub const WORLD: (Vec2, Vec2) = (Vec2::new(0.0, 0.0), Vec2::new(160.0, 90.0));

@@ -80,7 +80,9 @@
 //!   the grid, the hash and the sweep, split their work over a pool of std threads kept for
 //!   the process, by default one per core ([`SpatialIndex::set_threads`],
 //!   [`World::set_threads`]). The answers are those of one thread, in the same order; passes
-//!   too small to gain stay on one thread.
+//!   too small to gain stay on one thread. On a target without threads (wasm32 in a browser,
+//!   built without the `atomics` target feature) the feature builds and every pass runs on the
+//!   calling thread, whatever `set_threads` says.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]

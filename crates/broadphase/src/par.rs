@@ -174,6 +174,9 @@ pub(crate) fn run<P: Send>(parts: &mut [P], f: impl Fn(&mut P) + Sync) {
 /// pool (with the `parallel` feature), each taking the next part not yet taken. Returns when
 /// every part is done; a panic in a part is raised again here once all parts are done.
 pub(crate) fn run_on<P: Send>(threads: usize, parts: &mut [P], f: impl Fn(&mut P) + Sync) {
+    // A target without threads (wasm32 without the `atomics` feature, as browsers run it):
+    // every part on the calling thread, the same answers as one thread's.
+    let threads = if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) { 1 } else { threads };
     #[cfg(feature = "parallel")]
     if threads > 1 && parts.len() > 1 {
         #[cfg(test)]

@@ -28,6 +28,10 @@ pub enum RunError {
     /// A windowed run was asked of a build without the `window` feature.
     #[error("this build has no window support (lore-render's `window` feature); use --headless")]
     NoWindowSupport,
+    /// The page's address asks for something the web runner cannot do (a bad parameter, an
+    /// unknown demo): see [`crate::web`].
+    #[error("page: {0}")]
+    Page(String),
     /// `run` was given no demos.
     #[error("no demos to run")]
     NoDemos,

@@ -46,9 +46,16 @@ pub struct Gpu {
 impl Gpu {
     /// A device for offscreen work (no window), chosen as described in the module docs.
     ///
+    /// In a browser (wasm32) there is no offscreen device to block on: this returns
+    /// [`GpuError::NoAdapter`] saying so, and callers take their CPU path (the web runner gets
+    /// its device asynchronously, with the page's canvas, through [`Gpu::from_instance_async`]).
+    ///
     /// # Errors
     /// [`GpuError::NoAdapter`] (naming the package to install) or [`GpuError::Device`].
     pub fn headless() -> Result<Self, GpuError> {
+        if cfg!(target_arch = "wasm32") {
+            return Err(GpuError::NoAdapter { detail: NO_BLOCKING_DEVICE_IN_A_BROWSER.to_string() });
+        }
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::from_instance(instance, None)
     }
@@ -59,27 +66,55 @@ impl Gpu {
     /// # Errors
     /// As [`Gpu::headless`]; [`GpuError::Device`] when the adapter cannot meet `limits`.
     pub fn headless_with_limits(limits: wgpu::Limits) -> Result<Self, GpuError> {
+        if cfg!(target_arch = "wasm32") {
+            return Err(GpuError::NoAdapter { detail: NO_BLOCKING_DEVICE_IN_A_BROWSER.to_string() });
+        }
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = pick_adapter(&instance, None)?;
-        Self::from_adapter(instance, adapter, limits)
+        pollster::block_on(Self::from_adapter(instance, adapter, limits))
     }
 
-    /// A device from `instance`, able to present to `surface` when one is given.
+    /// A device from `instance`, able to present to `surface` when one is given (blocking:
+    /// on the desktop only; in a browser use [`Gpu::from_instance_async`]).
     ///
     /// # Errors
     /// As [`Gpu::headless`].
     pub fn from_instance(instance: wgpu::Instance, surface: Option<&wgpu::Surface<'_>>) -> Result<Self, GpuError> {
-        let adapter = pick_adapter(&instance, surface)?;
-        let limits = wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits());
-        Self::from_adapter(instance, adapter, limits)
+        pollster::block_on(Self::from_instance_async(instance, surface))
     }
 
-    fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter, limits: wgpu::Limits) -> Result<Self, GpuError> {
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("lore device"),
-            required_limits: limits,
-            ..Default::default()
-        }))?;
+    /// [`Gpu::from_instance`] without blocking: what the web runner awaits. In a browser the
+    /// adapter is the one the browser offers for `surface` (WebGPU when the instance has it,
+    /// otherwise WebGL2, whose limits the device is held to).
+    ///
+    /// # Errors
+    /// As [`Gpu::headless`].
+    pub async fn from_instance_async(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, GpuError> {
+        let adapter = pick_adapter_async(&instance, surface).await?;
+        let base = if cfg!(target_arch = "wasm32") {
+            wgpu::Limits::downlevel_webgl2_defaults()
+        } else {
+            wgpu::Limits::downlevel_defaults()
+        };
+        let limits = base.using_resolution(adapter.limits());
+        Self::from_adapter(instance, adapter, limits).await
+    }
+
+    async fn from_adapter(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        limits: wgpu::Limits,
+    ) -> Result<Self, GpuError> {
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("lore device"),
+                required_limits: limits,
+                ..Default::default()
+            })
+            .await?;
         Ok(Self { instance, adapter, device, queue })
     }
 
@@ -89,6 +124,10 @@ impl Gpu {
         describe(&self.adapter.get_info())
     }
 }
+
+/// Why [`Gpu::headless`] finds nothing in a browser.
+const NO_BLOCKING_DEVICE_IN_A_BROWSER: &str = " (in a browser a device comes only asynchronously, with the page's \
+     canvas; a second, blocking one cannot be had, so the CPU path runs)";
 
 /// One line describing an adapter.
 #[must_use]
@@ -121,8 +160,30 @@ fn rank(info: &wgpu::AdapterInfo) -> (u8, u8) {
 /// # Errors
 /// [`GpuError::NoAdapter`] when none qualifies.
 pub fn pick_adapter(instance: &wgpu::Instance, surface: Option<&wgpu::Surface<'_>>) -> Result<wgpu::Adapter, GpuError> {
+    pollster::block_on(pick_adapter_async(instance, surface))
+}
+
+/// [`pick_adapter`] without blocking. In a browser, the adapter the browser offers for
+/// `surface` (WebGL2 has one only with a canvas).
+///
+/// # Errors
+/// [`GpuError::NoAdapter`] when none qualifies.
+pub async fn pick_adapter_async(
+    instance: &wgpu::Instance,
+    surface: Option<&wgpu::Surface<'_>>,
+) -> Result<wgpu::Adapter, GpuError> {
+    if cfg!(target_arch = "wasm32") {
+        return instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                compatible_surface: surface,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::NoAdapter { detail: format!(" in this browser ({e})") });
+    }
     let wanted_name = std::env::var("WGPU_ADAPTER_NAME").ok().map(|s| s.to_lowercase());
-    let all = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    let all = instance.enumerate_adapters(wgpu::Backends::all()).await;
     let seen: Vec<String> = all.iter().map(|a| describe(&a.get_info())).collect();
     let best = all
         .into_iter()

@@ -12,6 +12,8 @@
 //! - [`RunArgs`]: the shared flags (`--headless`, `--frames N`, `--out DIR`, `--seed S`) as a
 //!   clap struct apps flatten into their own parsers (feature `clap`);
 //! - [`glyphs`]: which characters the bundled fonts draw, so labels never show empty boxes;
+//! - [`web`]: the same runner in a browser page (wasm32 with `window`: winit's web backend,
+//!   WebGPU or WebGL2), the page's address choosing the demo, seed and frames;
 //! - [`gpu`]: adapter selection that works without a GPU (Vulkan lavapipe first, GL llvmpipe
 //!   as fallback) and says which Debian package to install when nothing is found.
 //!
@@ -69,12 +71,21 @@ pub mod headless;
 #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window shows it
 mod help;
 pub mod input;
+#[cfg(all(target_arch = "wasm32", feature = "window"))]
+mod page;
 pub mod renderer;
 pub mod run;
 mod split;
 pub mod texture;
+pub mod web;
 #[cfg(feature = "window")]
 mod window;
+
+/// Clocks for demos that time their work: `Instant` is std's on the desktop and the page's
+/// `performance.now()` in a browser, where std's panics (wasm32-unknown-unknown has no clock).
+pub mod time {
+    pub use web_time::Instant;
+}
 
 pub use args::RunArgs;
 pub use batch::{Anchor, Batch};

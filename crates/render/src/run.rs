@@ -63,9 +63,15 @@ pub fn run_headless(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<Vec
     Ok(shots)
 }
 
-#[cfg(feature = "window")]
+#[cfg(all(feature = "window", not(target_arch = "wasm32")))]
 fn run_windowed(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<(), RunError> {
     crate::window::run(demos, args)
+}
+
+/// In a browser the page drives the frames and `run` cannot block until they end.
+#[cfg(all(feature = "window", target_arch = "wasm32"))]
+fn run_windowed(_demos: Vec<Box<dyn Demo>>, _args: &RunArgs) -> Result<(), RunError> {
+    Err(RunError::Window("in a browser the runner starts with lore_render::web::start, which returns at once".into()))
 }
 
 #[cfg(not(feature = "window"))]

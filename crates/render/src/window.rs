@@ -4,6 +4,10 @@
 //! right or middle drag pans, the wheel zooms (unless the demo wants it), `Home` in the panel
 //! resets the camera. A help overlay listing these and the demo's own controls
 //! ([`Demo::help`]) is open on the first frame; F1 or the panel's Help button toggles it.
+//!
+//! Built for wasm32 the same runner draws into a canvas of the page (winit's web backend): the
+//! device comes asynchronously (WebGPU where the browser has it, WebGL2 otherwise) and arrives
+//! as a user event; see [`crate::web`].
 
 use crate::args::RunArgs;
 use crate::batch::Batch;
@@ -16,24 +20,60 @@ use crate::input::{Input, Key, MouseButton};
 use crate::renderer::Renderer;
 use glam::{Vec2, vec2};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::event_loop::{ActiveEventLoop, EventLoop, EventLoopProxy};
 use winit::keyboard::{Key as WKey, NamedKey};
 use winit::window::{Window, WindowId};
 
 /// Most simulation steps taken in one frame when the window falls behind.
 const MAX_STEPS_PER_FRAME: u32 = 4;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn run(demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Result<(), RunError> {
-    let event_loop = EventLoop::new().map_err(|e| RunError::Window(e.to_string()))?;
-    let mut app = App::new(demos, args);
+    let event_loop = EventLoop::with_user_event().build().map_err(|e| RunError::Window(e.to_string()))?;
+    let mut app = App::new(demos, args, Options::default(), event_loop.create_proxy());
     event_loop.run_app(&mut app).map_err(|e| RunError::Window(e.to_string()))?;
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// Starts the runner in the page and returns at once (the browser drives the event loop).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn spawn(demos: Vec<Box<dyn Demo>>, args: &RunArgs, options: Options) -> Result<(), RunError> {
+    use winit::platform::web::EventLoopExtWebSys;
+    let event_loop = EventLoop::with_user_event().build().map_err(|e| RunError::Window(e.to_string()))?;
+    let app = App::new(demos, args, options, event_loop.create_proxy());
+    event_loop.spawn_app(app);
+    Ok(())
+}
+
+/// How the runner frames its demos.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Options {
+    /// The demo shown first (an index into the demos).
+    pub start: usize,
+    /// A headless-style frame: no panels, the caption in the corner, the scene filling a
+    /// 1280×720 canvas, so that it can be compared with [`crate::headless`]'s frame.
+    pub shot: bool,
+}
+
+/// What the runner sends itself: the device, which a browser gives asynchronously.
+pub(crate) enum UserEvent {
+    /// The surface and device for the window, or why there is none.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the desktop gets its device at once
+    Ready(Box<Result<(wgpu::Surface<'static>, Gpu), RunError>>),
+}
+
+/// One line for the user: stdout on the desktop, the browser's console on the web.
+fn say(line: &str) {
+    #[cfg(target_arch = "wasm32")]
+    crate::page::console_log(line);
+    #[cfg(not(target_arch = "wasm32"))]
+    println!("{line}");
 }
 
 struct Gfx {
@@ -59,8 +99,34 @@ struct Controls {
     show_help: bool,
 }
 
+impl Controls {
+    fn new(current: usize, seed: u64) -> Self {
+        Self {
+            current,
+            seed,
+            paused: false,
+            single_step: false,
+            reset: false,
+            reset_camera: false,
+            switch_to: None,
+            show_help: true,
+        }
+    }
+}
+
 struct App {
     demos: Vec<Box<dyn Demo>>,
+    options: Options,
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the desktop gets its device at once
+    proxy: EventLoopProxy<UserEvent>,
+    /// The window while its device is on the way (web).
+    pending: Option<Arc<Window>>,
+    /// Whether the pointer has been seen over the window (until then it is not in the view).
+    cursor_seen: bool,
+    /// Milliseconds of work per frame (stepping, drawing, encoding), smoothed.
+    work_ms: f32,
+    /// Key presses handed to the demo so far.
+    keys: u32,
     controls: Controls,
     frame_limit: Option<u32>,
     frames: u32,
@@ -79,21 +145,19 @@ struct App {
 }
 
 impl App {
-    fn new(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs) -> Self {
-        demos[0].reset(args.seed);
-        let camera = demos[0].camera();
+    fn new(mut demos: Vec<Box<dyn Demo>>, args: &RunArgs, options: Options, proxy: EventLoopProxy<UserEvent>) -> Self {
+        let start = options.start.min(demos.len() - 1);
+        demos[start].reset(args.seed);
+        let camera = demos[start].camera();
         Self {
             demos,
-            controls: Controls {
-                current: 0,
-                seed: args.seed,
-                paused: false,
-                single_step: false,
-                reset: false,
-                reset_camera: false,
-                switch_to: None,
-                show_help: true,
-            },
+            options: Options { start, ..options },
+            proxy,
+            pending: None,
+            cursor_seen: false,
+            work_ms: 0.0,
+            keys: 0,
+            controls: Controls::new(start, args.seed),
             frame_limit: args.frames,
             frames: 0,
             gfx: None,
@@ -112,21 +176,70 @@ impl App {
     }
 
     fn fail(&mut self, el: &ActiveEventLoop, e: RunError) {
+        #[cfg(target_arch = "wasm32")]
+        crate::page::report_error(&e);
         self.error = Some(e);
         el.exit();
     }
 
+    /// Opens the window and asks for its device: at once on the desktop, asynchronously in a
+    /// browser (the answer comes back as [`UserEvent::Ready`]).
     fn init(&mut self, el: &ActiveEventLoop) -> Result<(), RunError> {
-        let attrs = Window::default_attributes()
-            .with_title("lore")
-            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 760.0));
-        let window = Arc::new(el.create_window(attrs).map_err(|e| RunError::Window(e.to_string()))?);
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-            el.owned_display_handle(),
-        )));
-        let surface = instance.create_surface(window.clone()).map_err(crate::gpu::GpuError::from)?;
-        let gpu = Gpu::from_instance(instance, Some(&surface))?;
-        println!("window on {}", gpu.describe());
+        let window = Arc::new(el.create_window(self.window_attributes()).map_err(|e| RunError::Window(e.to_string()))?);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+                el.owned_display_handle(),
+            )));
+            let surface = instance.create_surface(window.clone()).map_err(crate::gpu::GpuError::from)?;
+            let gpu = Gpu::from_instance(instance, Some(&surface))?;
+            self.finish_init(window, surface, gpu)?;
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let proxy = self.proxy.clone();
+            let for_surface = window.clone();
+            self.pending = Some(window);
+            wasm_bindgen_futures::spawn_local(async move {
+                let desc = crate::page::instance_descriptor();
+                let instance = wgpu::util::new_instance_with_webgpu_detection(desc).await;
+                let ready = match instance.create_surface(for_surface) {
+                    Ok(surface) => match Gpu::from_instance_async(instance, Some(&surface)).await {
+                        Ok(gpu) => Ok((surface, gpu)),
+                        Err(e) => Err(e.into()),
+                    },
+                    Err(e) => Err(crate::gpu::GpuError::from(e).into()),
+                };
+                // The loop outlives the page's tasks; a closed loop has nothing left to draw.
+                let _ = proxy.send_event(UserEvent::Ready(Box::new(ready)));
+            });
+        }
+        Ok(())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn window_attributes(&self) -> winit::window::WindowAttributes {
+        Window::default_attributes().with_title("lore").with_inner_size(winit::dpi::LogicalSize::new(1280.0, 760.0))
+    }
+
+    /// In a browser: a canvas appended to the page, sized by the page's CSS (or 1280×720 for
+    /// a shot, the headless frame's size).
+    #[cfg(target_arch = "wasm32")]
+    fn window_attributes(&self) -> winit::window::WindowAttributes {
+        use winit::platform::web::WindowAttributesExtWebSys;
+        let attrs = Window::default_attributes().with_title("lore").with_append(true);
+        if self.options.shot {
+            attrs.with_inner_size(winit::dpi::PhysicalSize::new(crate::headless::WIDTH, crate::headless::HEIGHT))
+        } else {
+            attrs
+        }
+    }
+
+    /// The rest of [`App::init`], once the device is there.
+    fn finish_init(&mut self, window: Arc<Window>, surface: wgpu::Surface<'static>, gpu: Gpu) -> Result<(), RunError> {
+        say(&format!("window on {}", gpu.describe()));
+        #[cfg(target_arch = "wasm32")]
+        crate::page::report_adapter(&gpu.describe());
         let size = window.inner_size();
         let caps = surface.get_capabilities(&gpu.adapter);
         // egui and lore blend in sRGB space: prefer a plain (non-sRGB) target format.
@@ -177,6 +290,10 @@ impl App {
     }
 
     fn redraw(&mut self, el: &ActiveEventLoop) {
+        if self.frame_limit.is_some_and(|n| self.frames >= n) {
+            return; // a finished run in a page (the desktop's window has closed by now)
+        }
+        let work = Instant::now();
         self.apply_controls();
         // Fixed steps: in real time, or exactly one per frame when the run is frame-limited
         // (so `--frames N` steps every demo the same number of times as headless).
@@ -197,8 +314,13 @@ impl App {
         let scene = self.scene_size();
         let over_ui = self.ctx.is_pointer_over_egui();
         let local = self.cursor_px - vec2(self.scene_px.min.x, self.scene_px.min.y);
-        self.input.mouse = self.camera.screen_to_world(local, scene);
-        self.input.mouse_in_view = !over_ui && self.scene_px.contains(egui::pos2(self.cursor_px.x, self.cursor_px.y));
+        // Until the pointer is seen the demo gets a headless run's input (the world origin, not
+        // in view), so that a page's `?shot` frame matches `--headless`.
+        if self.cursor_seen {
+            self.input.mouse = self.camera.screen_to_world(local, scene);
+        }
+        self.input.mouse_in_view =
+            self.cursor_seen && !over_ui && self.scene_px.contains(egui::pos2(self.cursor_px.x, self.cursor_px.y));
         let demo_index = self.controls.current;
         if !self.demos[demo_index].wants_wheel() && self.input.wheel != 0.0 && self.input.mouse_in_view {
             self.camera.zoom_at(1.15f32.powf(self.input.wheel), local, scene);
@@ -231,8 +353,8 @@ impl App {
         let mut panels =
             |ui: &mut egui::Ui, demo: &mut dyn Demo| side_panels(ui, demo, &names, controls, fps, frame_info);
         let demo = self.demos[demo_index].as_mut();
-        let (output, scene_pt) =
-            frame::layout(&self.ctx, raw, demo, &self.camera, &mut self.batch, ppp, Some(&mut panels));
+        let panels: Option<frame::Panels<'_>> = if self.options.shot { None } else { Some(&mut panels) };
+        let (output, scene_pt) = frame::layout(&self.ctx, raw, demo, &self.camera, &mut self.batch, ppp, panels);
         let egui_animates = output.viewport_output.values().any(|v| v.repaint_delay.is_zero());
         let animating = self.demos[demo_index].animating() && !self.controls.paused;
         self.scene_px = egui::Rect::from_min_max(
@@ -266,9 +388,24 @@ impl App {
         gfx.gpu.queue.present(surface_texture);
 
         self.frames += 1;
+        let ms = work.elapsed().as_secs_f32() * 1000.0;
+        self.work_ms = if self.frames == 1 { ms } else { 0.95 * self.work_ms + 0.05 * ms };
+        #[cfg(target_arch = "wasm32")]
+        crate::page::report(&crate::page::Status {
+            frames: self.frames,
+            demo: self.demos[demo_index].name(),
+            stats: &self.demos[demo_index].stats(),
+            fps: self.fps,
+            work_ms: self.work_ms,
+            keys: self.keys,
+        });
         if self.frame_limit.is_some_and(|n| self.frames >= n) {
-            println!("{} frames presented", self.frames);
+            say(&format!("{} frames presented", self.frames));
+            // In a page the last frame stays on the canvas; the loop just stops asking.
+            #[cfg(not(target_arch = "wasm32"))]
             el.exit();
+            #[cfg(target_arch = "wasm32")]
+            let _ = el;
         } else if keep_redrawing(animating, self.frame_limit.is_some(), egui_animates) {
             gfx.window.request_redraw();
         }
@@ -391,12 +528,29 @@ fn map_key(key: &WKey) -> Option<Key> {
     })
 }
 
-impl ApplicationHandler for App {
+impl ApplicationHandler<UserEvent> for App {
     fn resumed(&mut self, el: &ActiveEventLoop) {
         if self.gfx.is_none()
+            && self.pending.is_none()
             && let Err(e) = self.init(el)
         {
             self.fail(el, e);
+        }
+    }
+
+    fn user_event(&mut self, el: &ActiveEventLoop, event: UserEvent) {
+        match event {
+            UserEvent::Ready(ready) => {
+                let Some(window) = self.pending.take() else { return };
+                match *ready {
+                    Ok((surface, gpu)) => {
+                        if let Err(e) = self.finish_init(window, surface, gpu) {
+                            self.fail(el, e);
+                        }
+                    }
+                    Err(e) => self.fail(el, e),
+                }
+            }
         }
     }
 
@@ -422,13 +576,17 @@ impl ApplicationHandler for App {
                 }
                 if let Some(key) = map_key(&event.logical_key) {
                     match event.state {
-                        ElementState::Pressed if !consumed => self.input.press_key(key),
+                        ElementState::Pressed if !consumed => {
+                            self.input.press_key(key);
+                            self.keys += 1;
+                        }
                         ElementState::Released => self.input.release_key(key),
                         ElementState::Pressed => {}
                     }
                 }
             }
             WindowEvent::CursorMoved { position, .. } => {
+                self.cursor_seen = true;
                 let p = vec2(position.x as f32, position.y as f32);
                 if let Some(from) = self.drag_from {
                     self.camera.pan_pixels(p - from, self.scene_size());
@@ -508,9 +666,7 @@ mod tests {
     #[test]
     fn the_first_frame_shows_the_help_overlay_over_the_scene() {
         let mut h = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
-        let args = RunArgs::default();
-        let app = App::new(vec![Box::new(Ball)], &args);
-        let mut controls = app.controls;
+        let mut controls = Controls::new(0, RunArgs::default().seed);
         assert!(controls.show_help, "open on the first frame");
         let with_help = window_frame(&mut h, &mut controls);
         controls.show_help = false;

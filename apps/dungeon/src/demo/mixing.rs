@@ -48,7 +48,7 @@ impl Mixing {
     /// Plays the step's `events` and mixes the samples due at step `frame` (60 per second) into
     /// the live output and the recording.
     pub(super) fn play_step(&mut self, events: &[Effect], frame: u64) {
-        let t = std::time::Instant::now();
+        let t = lore_render::time::Instant::now();
         if let Some(mixer) = self.mixer.as_mut() {
             for &e in events {
                 let gain = match e {

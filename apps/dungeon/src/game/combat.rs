@@ -1,7 +1,7 @@
 //! The pairs of a step: the broadphase world's pairs, enemy–enemy separation, bullet–enemy
 //! pixel tests (lore-pixel-collide), enemies hurting the player; then keys and doors.
 
-use std::time::Instant;
+use lore_render::time::Instant; // std's panics in a browser
 
 use glam::Vec2;
 use lore_allocators::Handle;

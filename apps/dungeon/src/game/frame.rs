@@ -1,6 +1,6 @@
 //! Per-frame bookkeeping: where the time went, and the state hash that proves determinism.
 
-use std::time::Instant;
+use lore_render::time::Instant; // std's panics in a browser
 
 use glam::Vec2;
 use lore_allocators::Stack;

@@ -24,7 +24,7 @@ mod frame;
 mod movement;
 mod pixels;
 
-use std::time::Instant;
+use lore_render::time::Instant; // std's panics in a browser
 
 use glam::Vec2;
 use lore_allocators::{HandleArray, Stack};
