@@ -99,8 +99,9 @@ pub use error::Error;
 pub use mass::MassProperties;
 pub use report::{Contact, Hit};
 pub use resolve::{
-    AabbMode, AabbResolution, Body, CharacterController, CharacterMove, Order, SlideOptions, SlideOutcome,
-    resolve_aabb, resolve_bodies, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
+    AabbMode, AabbResolution, Body, CharacterController, CharacterMove, CharacterShape, Floor, FloorMode, Obstacle,
+    ObstacleInfo, ObstacleSource, Order, SlideOptions, SlideOutcome, Touch, resolve_aabb, resolve_bodies, slide_box,
+    slide_box_swept, slide_disk, slide_disk_swept,
 };
 pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Ray, Segment};
 pub use tiles::tile_outline;

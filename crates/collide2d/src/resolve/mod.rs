@@ -14,7 +14,10 @@ mod character;
 mod slide;
 
 pub use aabb::{AabbMode, AabbResolution, Body, resolve_aabb, resolve_bodies};
-pub use character::{CharacterController, CharacterMove};
+pub use character::{
+    CharacterController, CharacterMove, CharacterShape, Floor, FloorMode, INLINE_OBSTACLES, MAX_TOUCHES, Obstacle,
+    ObstacleInfo, ObstacleSource, Touch,
+};
 pub use slide::{
     Order, SlideOptions, SlideOutcome, contacts_box, contacts_disk, deepest_contact_box, deepest_contact_disk,
     slide_box, slide_box_swept, slide_disk, slide_disk_swept,
