@@ -145,7 +145,7 @@ pub struct Obstacle<S> {
 /// handed to a visitor, with no collection on the caller's side.
 ///
 /// Implemented for `&[S]` (ids are the indices, every obstacle two-way and at rest), for
-/// `&[Obstacle<S>]` and for `&Vec` of both. A broadphase index or a tile map implements it in a
+/// `&[Obstacle<S>]`, and for `&Vec` and `&[_; N]` of both. A broadphase index or a tile map implements it in a
 /// few lines (see docs/collide2d.md). A moving obstacle must be reported when its bounds at the
 /// start *or* the end of the frame overlap `area` (a broadphase's fattened box does that).
 pub trait ObstacleSource<'a> {
@@ -172,6 +172,20 @@ impl<'a, S: Shape + 'a> ObstacleSource<'a> for &'a [S] {
 }
 
 impl<'a, S: Shape + 'a> ObstacleSource<'a> for &'a Vec<S> {
+    type Shape = S;
+    fn query(self, area: &Aabb, visit: impl FnMut(&'a S, ObstacleInfo)) {
+        self.as_slice().query(area, visit);
+    }
+}
+
+impl<'a, S: Shape + 'a, const N: usize> ObstacleSource<'a> for &'a [S; N] {
+    type Shape = S;
+    fn query(self, area: &Aabb, visit: impl FnMut(&'a S, ObstacleInfo)) {
+        self.as_slice().query(area, visit);
+    }
+}
+
+impl<'a, S: Shape + 'a, const N: usize> ObstacleSource<'a> for &'a [Obstacle<S>; N] {
     type Shape = S;
     fn query(self, area: &Aabb, visit: impl FnMut(&'a S, ObstacleInfo)) {
         self.as_slice().query(area, visit);
@@ -399,9 +413,9 @@ impl CharacterController {
     /// `shapes`, if any (its normal).
     #[must_use]
     pub fn ground<S: Shape>(&self, position: Vec2, shapes: &[S]) -> Option<Vec2> {
-        let mut set: Vec<Slot<'_, S>> =
+        let set: Vec<Slot<'_, S>> =
             shapes.iter().map(|s| Slot(Some(Entry::new(s, ObstacleInfo::default(), 1.0)))).collect();
-        with_kin!(self, position, Vec2::ZERO, |k| k.floor(position, &mut set[..]).map(|f| f.0.normal))
+        with_kin!(self, position, Vec2::ZERO, |k| k.floor(position, &set[..]).map(|f| f.0.normal))
     }
 
     /// Move by `desired` (a displacement, gravity included by the caller) among static `shapes`:
@@ -537,6 +551,7 @@ struct Kin<'c, M> {
     up: Vec2,
     walk_cos: f32,
     tol: f32,
+    touch: f32,
     skin: f32,
     probe: f32,
 }
@@ -556,7 +571,7 @@ impl<'c, M: Mover> Kin<'c, M> {
         let skin = (c.options.skin * scale).max(4.0 * touch);
         let probe = c.ground_distance.max(2.0 * skin) + tol;
         let up = c.up.normalize_or_zero();
-        Self { c, body, up, walk_cos: cos(c.max_slope) - 1e-6, tol, skin, probe }
+        Self { c, body, up, walk_cos: cos(c.max_slope) - 1e-6, tol, touch, skin, probe }
     }
 
     fn platformer(&self) -> bool {
@@ -567,23 +582,80 @@ impl<'c, M: Mover> Kin<'c, M> {
         self.platformer() && n.dot(self.up) >= self.walk_cos
     }
 
-    /// The deepest walkable contact within the probe distance of the body at `p`, and the index
-    /// of its obstacle.
-    fn floor<S: Shape>(&self, p: Vec2, set: &mut [Slot<'_, S>]) -> Option<(Floor, Vec2, usize)> {
+    /// The walkable surface nearest below the body at `p` (along `-up`, within the probe
+    /// distance), its point and the index of its obstacle. A surface the body is in (by
+    /// rounding, within the tolerance) counts by its contact normal, any other by the normal
+    /// where a cast down first touches it: a contact of the body grown by the probe distance
+    /// would report, near the end of a piece of a steep slope, a normal tilted toward `up` by
+    /// up to `sqrt(2 probe / r)`, which made steep slopes walkable for round bodies.
+    fn floor<S: Shape>(&self, p: Vec2, set: &[Slot<'_, S>]) -> Option<(Floor, Vec2, usize)> {
         if !self.platformer() {
             return None;
         }
-        let mut best: Option<(f32, Floor, Vec2, usize)> = None;
+        let down = -self.up * self.probe;
+        // Every surface below: (distance down, normal, point, index); a surface the body is in
+        // counts at minus its depth.
+        let mut hits: [(f32, Vec2, Vec2, usize); 8] = [(0.0, Vec2::ZERO, Vec2::ZERO, 0); 8];
+        let mut n = 0;
+        let mut first = f32::INFINITY;
         for (i, s) in set.iter().enumerate() {
-            if let Some(c) = self.body.contact(s, p, self.probe)
-                && self.walkable(c.normal)
-                && best.is_none_or(|b| c.depth > b.0)
+            // A surface within the touch margin is touched (a cast from there is unreliable:
+            // a start a spacing inside the grown shape is no entering hit, and the cast then
+            // finds the end of the piece instead), as in the swept move; the rest is cast.
+            let hit = if let Some(c) = self.body.contact(s, p, self.touch) {
+                (self.touch - c.depth, c.normal, c.point, i)
+            } else if let Some(h) = self.body.cast(s, p, down) {
+                let at = p + down * h.t;
+                let point = self.body.contact(s, at, self.skin).map_or(at, |c| c.point);
+                (h.t * self.probe, h.normal, point, i)
+            } else {
+                continue;
+            };
+            // A wall beside the body (its normal across `up`) holds nothing up.
+            if hit.1.dot(self.up) <= 0.05 {
+                continue;
+            }
+            first = first.min(hit.0);
+            if n < hits.len() {
+                hits[n] = hit;
+                n += 1;
+            } else if let Some(k) = (0..n).max_by(|&a, &b| hits[a].0.total_cmp(&hits[b].0))
+                && hits[k].0 > hit.0
             {
-                let info = s.0.as_ref().map_or(ObstacleInfo::default(), |e| e.info);
-                best = Some((c.depth, Floor { normal: c.normal, id: info.id, velocity: info.velocity }, c.point, i));
+                hits[k] = hit;
             }
         }
-        best.map(|b| (b.1, b.2, b.3))
+        // The surfaces met first (within the touch margin), the most walkable of them: a surface
+        // met later is under the body only at a piece end near its side, whose normal, from the
+        // end to the body's round part, tilts toward `up` (the end of a piece of a steep slope
+        // looked walkable).
+        let tie = first + 0.25 * self.skin;
+        let best = hits[..n]
+            .iter()
+            .filter(|h| h.0 <= tie && self.walkable(h.1))
+            .max_by(|a, b| a.1.dot(self.up).total_cmp(&b.1.dot(self.up)))?;
+        let info = set[best.3].0.as_ref().map_or(ObstacleInfo::default(), |e| e.info);
+        Some((Floor { normal: best.1, id: info.id, velocity: info.velocity }, best.2, best.3))
+    }
+
+    /// A swept move down by `motion` that stops on the first floor it meets (no slide down a
+    /// slope): the settling, snapping and step-down moves.
+    fn drop_to<S: Shape>(&self, p: Vec2, motion: Vec2, set: &[Slot<'_, S>], rec: &mut Rec) -> Vec2 {
+        if motion == Vec2::ZERO {
+            return p;
+        }
+        let body = self.body;
+        let grow = 2.0 * self.skin;
+        let up = self.up;
+        swept(body, p, motion, set, &self.c.options, |n, s, at, _| {
+            let point = body.contact(s, at, grow).map_or(at, |c| c.point);
+            let id = s.0.as_ref().map_or(0, |e| e.info.id);
+            rec.out.note(Touch { id, normal: n, point });
+            // A floor stops the drop where it is met (a slope is not slid down); anything else
+            // (the edge of a step glanced on the way down) is slid past.
+            if self.walkable(n) { up } else { n }
+        })
+        .position
     }
 
     /// A swept move by `motion`; `walk` turns steep slopes the motion would climb into walls
@@ -774,7 +846,7 @@ impl<'c, M: Mover> Kin<'c, M> {
             let raised = self.sweep(from, up * self.c.step_height, set, false, &mut trial);
             let rise = (raised - from).dot(up);
             let across = self.sweep(raised, lat, set, true, &mut trial);
-            let down = self.sweep(across, -up * (rise + self.probe), set, false, &mut trial);
+            let down = self.drop_to(across, -up * (rise + self.probe), set, &mut trial);
             let height = (down - from).dot(up);
             if (down - from).dot(dir) > plain + self.tol
                 && height <= self.c.step_height + self.tol
@@ -786,18 +858,19 @@ impl<'c, M: Mover> Kin<'c, M> {
                 rec.out.stepped = true;
             }
         }
-        if self.platformer()
-            && on_floor0
-            && !rec.out.stepped
-            && self.c.snap_length > 0.0
-            && self.floor(p, set).is_none()
-        {
-            let mut trial = rec;
-            let down = self.sweep(p, -up * self.c.snap_length, set, false, &mut trial);
-            if self.floor(down, set).is_some() {
-                p = down;
-                rec = trial;
-                rec.out.snapped = true;
+        // Settle onto the floor (it was within the probe distance) or snap down to one within
+        // the snap length; a drop that finds no floor is not taken.
+        if self.platformer() && on_floor0 && !rec.out.stepped {
+            let near = self.floor(p, set).is_some();
+            let reach = if near { self.probe } else { self.c.snap_length };
+            if reach > 0.0 {
+                let mut trial = rec;
+                let down = self.drop_to(p, -up * reach, set, &mut trial);
+                if self.floor(down, set).is_some() {
+                    p = down;
+                    rec = trial;
+                    rec.out.snapped = !near;
+                }
             }
         }
         // The report.
@@ -816,12 +889,16 @@ impl<'c, M: Mover> Kin<'c, M> {
             let id = s.0.as_ref().map_or(0, |e| e.info.id);
             rec.out.note(Touch { id, normal: c.normal, point: c.point });
         }
+        // The velocity kept: a floor (walkable surface) met takes the motion down into it and
+        // nothing else (clipping a walk by a slope's normal would turn it into a rise, and the
+        // next move would leave the slope); other surfaces take the motion into them.
         let mut v = velocity;
         if floor.is_some() {
             v -= up * v.dot(up).min(0.0);
         }
         for &n in &rec.clips[..rec.n_clips] {
-            if floor.is_some() && self.walkable(n) {
+            if self.walkable(n) {
+                v -= up * v.dot(up).min(0.0);
                 continue;
             }
             let into = v.dot(n);
