@@ -12,9 +12,9 @@
 struct ReadmeDoctests;
 
 use lore_collide2d::contact::Contact;
-use lore_collide2d::resolve::{contacts_box, contacts_disk};
+use lore_collide2d::resolve::{contacts_aabb, contacts_disk};
 use lore_collide2d::{
-    Aabb, CharacterController, Collider, Order, Segment, SlideOptions, slide_box, slide_box_swept, slide_disk,
+    Aabb, CharacterController, Collider, Order, Segment, SlideOptions, slide_aabb, slide_aabb_swept, slide_disk,
     slide_disk_swept,
 };
 use lore_render::demo::{DT, Demo};
@@ -288,9 +288,9 @@ impl SlideDemo {
         }
         let want = vec2(dir * BOX_WALK * DT, vy * DT);
         let out = if self.swept {
-            slide_box_swept(&b, want, &self.level.colliders, &SlideOptions::default())
+            slide_aabb_swept(&b, want, &self.level.colliders, &SlideOptions::default())
         } else {
-            slide_box(&b, want, &self.level.colliders, &self.options())
+            slide_aabb(&b, want, &self.level.colliders, &self.options())
         };
         if let Ok(o) = out {
             let moved = o.position - b.center();
@@ -304,7 +304,7 @@ impl SlideDemo {
     pub fn box_contacts(&self) -> Vec<Contact> {
         let b = self.boxy.0;
         let mut out = Vec::new();
-        contacts_box(&Aabb::covering(b.min() - 0.02, b.max() + 0.02), &self.level.colliders, &mut out);
+        contacts_aabb(&Aabb::covering(b.min() - 0.02, b.max() + 0.02), &self.level.colliders, &mut out);
         out
     }
 

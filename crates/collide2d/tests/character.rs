@@ -793,3 +793,220 @@ proptest! {
         }
     }
 }
+
+#[test]
+#[allow(deprecated)]
+fn the_old_box_names_still_answer_as_the_new_ones() {
+    use lore_collide2d::resolve::{contacts_aabb, contacts_box, deepest_contact_aabb, deepest_contact_box};
+    use lore_collide2d::{ConvexPolygon, SlideOptions, slide_aabb, slide_aabb_swept, slide_box, slide_box_swept};
+    let floor = [Segment::new(vec2(-5.0, 0.0), vec2(5.0, 0.0)).unwrap()];
+    let b = Aabb::new(vec2(0.0, -0.1), vec2(1.0, 0.9)).unwrap();
+    let o = SlideOptions::default();
+    assert_eq!(slide_box(&b, vec2(0.3, -0.1), &floor, &o), slide_aabb(&b, vec2(0.3, -0.1), &floor, &o));
+    assert_eq!(slide_box_swept(&b, vec2(0.3, -0.1), &floor, &o), slide_aabb_swept(&b, vec2(0.3, -0.1), &floor, &o));
+    assert_eq!(deepest_contact_box(&b, &floor), deepest_contact_aabb(&b, &floor));
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    contacts_box(&b, &floor, &mut x);
+    contacts_aabb(&b, &floor, &mut y);
+    assert_eq!(x, y);
+    assert!(!x.is_empty());
+    let tri = ConvexPolygon::hull(&[vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(1.0, 2.0)]).unwrap();
+    for p in [vec2(1.0, 0.5), vec2(3.0, 0.5)] {
+        assert_eq!(tri.contains(p), tri.contains_point(p));
+    }
+}
+
+/// A random course (frame units): a ground polyline of walkable pieces of random slope (up to
+/// 40 degrees) and stairs up and down, cut into loose unit pieces whose ends are moved by up to
+/// 1e-5 (overlaps and gaps), plus one-way platforms above it.
+fn course(f: Frame, seed: u64, step: f32) -> Vec<Obstacle<Collider>> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let mut pts = vec![vec2(-10.0, 0.0), vec2(0.0, 0.0)];
+    let mut p = vec2(0.0, 0.0);
+    while p.x < 120.0 {
+        if rng.random_range(0..5) == 0 {
+            // Stairs: three steps up or down, each two units deep.
+            let dir = if rng.random_range(0..2) == 0 { 1.0 } else { -1.0 };
+            for _ in 0..3 {
+                p.y += dir * step;
+                pts.push(p);
+                p.x += 2.0;
+                pts.push(p);
+            }
+        } else {
+            let a = rng.random_range(-40.0f32..40.0).to_radians();
+            let len = rng.random_range(1.0f32..4.0);
+            p += vec2(a.cos(), a.sin()) * len;
+            pts.push(p);
+        }
+    }
+    pts.push(p + vec2(10.0, 0.0));
+    let mut level = Vec::new();
+    let mut id = 0;
+    let jiggle = |rng: &mut rand_pcg::Pcg64| vec2(rng.random_range(-1e-5f32..1e-5), rng.random_range(-1e-5f32..1e-5));
+    for w in pts.windows(2) {
+        let n = ((w[1] - w[0]).length().ceil() as usize).max(1);
+        for i in 0..n {
+            let a = w[0] + (w[1] - w[0]) * (i as f32 / n as f32);
+            let b = w[0] + (w[1] - w[0]) * ((i + 1) as f32 / n as f32);
+            let (ja, jb) = (jiggle(&mut rng), jiggle(&mut rng));
+            // A vertical riser stays exact (its jiggled ends would make a slope, not a step).
+            let (ja, jb) = if (b.x - a.x).abs() < 1e-6 { (Vec2::ZERO, Vec2::ZERO) } else { (ja, jb) };
+            level.push(solid(f.seg(a + ja, b + jb), id));
+            id += 1;
+        }
+    }
+    level
+}
+
+/// Whether a frame snagged: on a floor before (`before`, its normal) and after, no wall touched,
+/// no step taken, and less than half of the wanted walk kept along the floor, measured along the
+/// floor it started on and along the one it ended on (at the bottom of a V it changes floors).
+fn snagged(m: &lore_collide2d::CharacterMove, before: Option<Vec2>, from: Vec2, want: f32) -> bool {
+    let (Some(fl), Some(n0)) = (m.floor, before) else { return false };
+    if m.wall.is_some() || m.stepped || want == 0.0 {
+        return false;
+    }
+    let kept_half = |n: Vec2| {
+        let mut t = n.perp();
+        if t.x * want < 0.0 {
+            t = -t;
+        }
+        (m.position - from).dot(t) >= 0.5 * vec2(want, 0.0).dot(t)
+    };
+    !kept_half(fl.normal) && !kept_half(n0)
+}
+
+/// The long run of every feature for every shape at every frame (release, `--ignored`).
+#[test]
+#[ignore = "long: cargo test --release -p lore-collide2d --test character -- --ignored"]
+fn long_every_feature_every_shape_every_frame() {
+    use rand::{RngExt, SeedableRng};
+    let mut total_moves = 0usize;
+    for (fi, f) in FRAMES.into_iter().enumerate() {
+        for shape in shapes(f.s) {
+            let c = ctl(shape);
+            // 1. A random course walked both ways with jumps: no snag, never inside.
+            for seed in 0..6u64 {
+                let level = course(f, seed * 31 + fi as u64, 0.6 * c.step_height / f.s);
+                let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+                let mut p = f.p(-5.0, 0.0) + vec2(0.0, foot(shape) + 0.01 * f.s);
+                let mut v = Vec2::ZERO;
+                let mut dir = 1.0;
+                let mut on_floor: Option<Vec2> = None;
+                let mut snags = 0;
+                for i in 0..3000 {
+                    let speed = rng.random_range(2.0f32..8.0);
+                    if on_floor.is_some() && rng.random_range(0..60) == 0 {
+                        v.y = 8.0 * f.s;
+                    }
+                    v.x = dir * speed * f.s;
+                    v.y -= 20.0 * f.s * DT;
+                    let m = c.move_and_slide(p, v, DT, &level).unwrap();
+                    total_moves += 1;
+                    if i > 3 && snagged(&m, on_floor, p, v.x * DT) {
+                        println!("snag {shape:?} {f:?} seed {seed} frame {i}: from {p} v {v} -> {m:?}");
+                        snags += 1;
+                    }
+                    let d = depth(&c, m.position, &level);
+                    assert!(d <= f.tol(), "{shape:?} at {f:?} seed {seed} frame {i}: inside by {d} at {}", m.position);
+                    on_floor = m.floor.map(|fl| fl.normal);
+                    p = m.position;
+                    v = m.velocity;
+                    if p.x > f.p(125.0, 0.0).x {
+                        dir = -1.0;
+                    } else if p.x < f.p(-5.0, 0.0).x {
+                        dir = 1.0;
+                    }
+                }
+                assert_eq!(snags, 0, "{shape:?} at {f:?} seed {seed}");
+            }
+            // 2. Carried 600 frames by platforms of random velocities: drift below the tolerance.
+            let mut rng = rand_pcg::Pcg64::seed_from_u64(77 + fi as u64);
+            for _ in 0..6 {
+                let vel = vec2(rng.random_range(-6.0f32..6.0), rng.random_range(-6.0f32..6.0));
+                let (offsets, floor) = ride(&c, f, vel, 600);
+                total_moves += 600;
+                assert!(floor, "{shape:?} at {f:?} on {vel}: left the platform");
+                let drift = offsets.iter().map(|o| (*o - offsets[0]).length()).fold(0.0, f32::max);
+                assert!(drift <= f.tol(), "{shape:?} at {f:?} on {vel}: drift {drift}");
+            }
+            // 3. One-way platforms: passed from below at every angle tried, landed on from above
+            // at every angle tried, never popped.
+            let level = one_way_level(f);
+            for k in 0..=12 {
+                let a = (15.0 + 150.0 * k as f32 / 12.0).to_radians();
+                // From below: a jump at angle `a` from the ground under the platform.
+                let mut p = f.p(0.5, 0.0) + vec2(0.0, foot(shape) + 0.001 * f.s);
+                let mut v = vec2(a.cos(), a.sin()) * 12.0 * f.s;
+                let mut passed = false;
+                for _ in 0..90 {
+                    v.y -= 20.0 * f.s * DT;
+                    let m = c.move_and_slide(p, v, DT, &level).unwrap();
+                    total_moves += 1;
+                    passed |= m.position.y - foot(shape) > f.p(0.0, 2.0).y;
+                    p = m.position;
+                    v = m.velocity;
+                }
+                // It went up through the platform's height (12 units/s reaches 3.6 units).
+                assert!(
+                    passed || a.sin() * 12.0 * 12.0 / 40.0 < 2.0 + 2.0 * foot(shape) / f.s,
+                    "{shape:?} at {f:?} angle {k}: blocked from below"
+                );
+                // From above: falling at angle `a` below the horizontal onto the platform's middle.
+                let mut p = f.p(0.5, 4.0) - vec2(a.cos(), 0.0) * 1.5 * f.s;
+                let mut v = vec2(a.cos(), -a.sin().abs()) * 4.0 * f.s;
+                let mut landed = false;
+                for _ in 0..60 {
+                    v.y -= 20.0 * f.s * DT;
+                    v.x = a.cos() * 4.0 * f.s;
+                    let m = c.move_and_slide(p, v, DT, &level).unwrap();
+                    total_moves += 1;
+                    landed |= m.floor.is_some_and(|fl| fl.id == 7);
+                    assert!(
+                        m.position.y >= f.p(0.0, 2.0).y + foot(shape) - f.tol() || !landed,
+                        "{shape:?} at {f:?}: through after landing"
+                    );
+                    p = m.position;
+                    v = m.velocity;
+                    if landed {
+                        break;
+                    }
+                }
+                assert!(landed, "{shape:?} at {f:?} angle {k}: never landed from above: {p}");
+            }
+            // 4. Crushed between a pusher and a wall at random speeds: reported, never through.
+            let w = shape.extent(Vec2::X);
+            for speed in [0.5f32, 2.0, 5.0, 9.0] {
+                let mut pusher = Aabb::new(f.p(-2.0, 0.0), f.p(0.0, 2.0)).unwrap();
+                let mut p = f.p(1.0, 0.0) + vec2(0.0, foot(shape) + 0.001 * f.s);
+                let mut v = Vec2::ZERO;
+                let mut crushed = false;
+                for _ in 0..((8.0 / speed / DT) as usize) {
+                    let level = [
+                        Obstacle {
+                            shape: Collider::Aabb(pusher),
+                            info: ObstacleInfo { velocity: vec2(speed, 0.0) * f.s, ..ObstacleInfo::new(1) },
+                        },
+                        solid(f.seg(vec2(-10.0, 0.0), vec2(20.0, 0.0)), 2),
+                        solid(f.seg(vec2(6.0, 0.0), vec2(6.0, 5.0)), 3),
+                    ];
+                    v.y -= 20.0 * f.s * DT;
+                    let m = c.move_and_slide(p, v, DT, &level[..]).unwrap();
+                    total_moves += 1;
+                    assert!(
+                        m.position.x + w <= f.p(6.0, 0.0).x + f.tol(),
+                        "{shape:?} at {f:?} at {speed}: through the wall"
+                    );
+                    crushed |= m.crushed;
+                    p = m.position;
+                    v = m.velocity;
+                    pusher = pusher.translated(vec2(speed, 0.0) * f.s * DT);
+                }
+                assert!(crushed, "{shape:?} at {f:?} at {speed}: never reported crushed");
+            }
+        }
+    }
+    println!("{total_moves} moves, 0 snags, never inside, drift within tolerance");
+}

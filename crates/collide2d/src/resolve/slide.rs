@@ -197,7 +197,7 @@ pub fn deepest_contact_disk<S: Shape>(center: Vec2, radius: f32, shapes: &[S]) -
 
 /// The deepest contact of a box against `shapes`, if any (the sharp box: separating axes).
 #[must_use]
-pub fn deepest_contact_box<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
+pub fn deepest_contact_aabb<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
     deepest(BoxMover { core: aabb.half_extents(), radius: 0.0 }, aabb.center(), shapes)
 }
 
@@ -224,7 +224,7 @@ pub fn contacts_disk<S: Shape>(center: Vec2, radius: f32, shapes: &[S], out: &mu
 }
 
 /// Every contact of a box against `shapes`, appended to `out` (for debug views).
-pub fn contacts_box<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
+pub fn contacts_aabb<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
     out.extend(shapes.iter().filter_map(|s| s.box_contact(aabb.center(), aabb.half_extents(), 0.0)));
 }
 
@@ -277,7 +277,7 @@ pub fn slide_disk<S: Shape>(
 ///
 /// # Errors
 /// Non-finite input, a half extent `<= 0`, or options out of range.
-pub fn slide_box<S: Shape>(
+pub fn slide_aabb<S: Shape>(
     aabb: &Aabb,
     motion: Vec2,
     shapes: &[S],
@@ -647,7 +647,7 @@ pub fn slide_disk_swept<S: Shape>(
 ///
 /// # Errors
 /// Non-finite input, a half extent `<= 0`, or options out of range.
-pub fn slide_box_swept<S: Shape>(
+pub fn slide_aabb_swept<S: Shape>(
     aabb: &Aabb,
     motion: Vec2,
     shapes: &[S],
@@ -847,4 +847,45 @@ pub(crate) fn swept<S: Shape>(
         depth = start_depth;
     }
     SlideOutcome { position: p, depth, resolved: depth <= tol, contacts, last_normal }
+}
+
+/// Renamed [`deepest_contact_aabb`] (the `aabb` of every other box function).
+#[deprecated(since = "0.2.0", note = "renamed `deepest_contact_aabb`")]
+#[must_use]
+pub fn deepest_contact_box<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
+    deepest_contact_aabb(aabb, shapes)
+}
+
+/// Renamed [`contacts_aabb`].
+#[deprecated(since = "0.2.0", note = "renamed `contacts_aabb`")]
+pub fn contacts_box<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
+    contacts_aabb(aabb, shapes, out);
+}
+
+/// Renamed [`slide_aabb`].
+///
+/// # Errors
+/// As [`slide_aabb`].
+#[deprecated(since = "0.2.0", note = "renamed `slide_aabb`")]
+pub fn slide_box<S: Shape>(
+    aabb: &Aabb,
+    motion: Vec2,
+    shapes: &[S],
+    options: &SlideOptions,
+) -> Result<SlideOutcome, Error> {
+    slide_aabb(aabb, motion, shapes, options)
+}
+
+/// Renamed [`slide_aabb_swept`].
+///
+/// # Errors
+/// As [`slide_aabb_swept`].
+#[deprecated(since = "0.2.0", note = "renamed `slide_aabb_swept`")]
+pub fn slide_box_swept<S: Shape>(
+    aabb: &Aabb,
+    motion: Vec2,
+    shapes: &[S],
+    options: &SlideOptions,
+) -> Result<SlideOutcome, Error> {
+    slide_aabb_swept(aabb, motion, shapes, options)
 }
