@@ -23,10 +23,11 @@ struct Frame {
     s: f32,
 }
 
-const FRAMES: [Frame; 3] = [
+const FRAMES: [Frame; 4] = [
     Frame { o: Vec2::ZERO, s: 1.0 },
     Frame { o: Vec2::new(8200.0, 8200.0), s: 1.0 },
     Frame { o: Vec2::new(100_000.0, 100_000.0), s: 32.0 },
+    Frame { o: Vec2::new(1_000_000.0, -1_000_000.0), s: 32.0 },
 ];
 
 impl Frame {
@@ -294,7 +295,8 @@ fn steps_up_ledges_below_step_height_and_not_above_every_shape() {
                     assert!((p.y - f.p(0.0, h).y - foot(shape)).abs() < 0.02 * f.s, "{shape:?}: {p}");
                 } else {
                     assert!(!stepped && p.x < f.p(5.0, 0.0).x, "{shape:?} at {f:?}: rode up {h}: {p}");
-                    assert!(p.y < f.p(0.0, 0.0).y + foot(shape) + 0.01 * f.s, "{shape:?} at {f:?}: {p}");
+                    let rest = foot(shape) + (0.01 * f.s).max(f.tol());
+                    assert!(p.y < f.p(0.0, 0.0).y + rest, "{shape:?} at {f:?}: {p}");
                 }
             }
         }
@@ -376,11 +378,18 @@ fn one_way_platforms_pass_from_below_and_sides_land_from_above_and_drop_through(
                 }
                 assert!(landed && top > f.p(0.0, 2.0).y + foot(shape), "{shape:?} at {f:?}: {p} {top}");
                 assert!((p.y - f.p(0.0, 2.0).y - foot(shape)).abs() < 0.02 * f.s, "{shape:?} at {f:?}: {p}");
-                // Drop through on request, then fall to the ground.
-                let m = c.move_and_slide_with(p, vec2(0.0, -f.s), DT, &level, true, |_| true).unwrap();
-                assert!(m.position.y < p.y - 0.5 * f.s * DT, "{shape:?} at {f:?}: no drop");
-                let mut q = m.position;
-                let mut v = m.velocity;
+                // Drop through on request (held for a few frames, as a game holds the button:
+                // far from the origin one frame's fall can be less than the tolerance), then
+                // fall to the ground.
+                let mut q = p;
+                let mut v = Vec2::ZERO;
+                for _ in 0..6 {
+                    v.y -= 20.0 * f.s * DT;
+                    let m = c.move_and_slide_with(q, v, DT, &level, true, |_| true).unwrap();
+                    assert!(m.position.y < q.y, "{shape:?} at {f:?}: no drop");
+                    q = m.position;
+                    v = m.velocity;
+                }
                 for _ in 0..120 {
                     v.y -= 20.0 * f.s * DT;
                     let m = c.move_and_slide(q, v, DT, &level).unwrap();
@@ -760,7 +769,7 @@ proptest! {
     #[test]
     fn walking_any_walkable_hill_never_snags(
         which in 0usize..3,
-        frame in 0usize..3,
+        frame in 0usize..4,
         speed in 1.0f32..8.0,
         deg in 0.0f32..45.0,
     ) {
@@ -779,7 +788,7 @@ proptest! {
     #[test]
     fn carried_at_any_velocity_without_drift(
         which in 0usize..3,
-        frame in 0usize..3,
+        frame in 0usize..4,
         vx in -6.0f32..6.0,
         vy in -6.0f32..6.0,
     ) {

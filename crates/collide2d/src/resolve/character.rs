@@ -625,14 +625,23 @@ impl<'c, M: Mover> Kin<'c, M> {
                 hits[k] = hit;
             }
         }
-        // The surfaces met first (within the touch margin), the most walkable of them: a surface
-        // met later is under the body only at a piece end near its side, whose normal, from the
-        // end to the body's round part, tilts toward `up` (the end of a piece of a steep slope
-        // looked walkable).
-        let tie = first + 0.25 * self.skin;
+        // The surfaces met first, the most walkable of them. A walkable surface met later is
+        // under the body only where the body reaches over the end of a piece near its side,
+        // whose normal, from the end to the body's round part, tilts toward `up` by up to
+        // `sqrt(2 d / r)` at a distance `d` (the end of a piece of a steep slope looked
+        // walkable): only a face (its point inside the piece, not at an end) counts a little
+        // later, up to one and a half skins, since a body resting on a floor is a skin above
+        // it and may touch the edge of a steep ledge beside it at the same time.
+        let near = first + 0.25 * self.skin;
+        let face_near = first + 1.5 * self.skin;
+        let face = |h: &(f32, Vec2, Vec2, usize)| {
+            let t = h.1.perp();
+            let s = &set[h.3];
+            s.support(t) > h.2.dot(t) + self.touch && s.support(-t) > -h.2.dot(t) + self.touch
+        };
         let best = hits[..n]
             .iter()
-            .filter(|h| h.0 <= tie && self.walkable(h.1))
+            .filter(|h| self.walkable(h.1) && (h.0 <= near || (h.0 <= face_near && face(h))))
             .max_by(|a, b| a.1.dot(self.up).total_cmp(&b.1.dot(self.up)))?;
         let info = set[best.3].0.as_ref().map_or(ObstacleInfo::default(), |e| e.info);
         Some((Floor { normal: best.1, id: info.id, velocity: info.velocity }, best.2, best.3))
