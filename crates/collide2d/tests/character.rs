@@ -871,7 +871,9 @@ fn course(f: Frame, seed: u64, step: f32) -> Vec<Obstacle<Collider>> {
 
 /// Whether a frame snagged: on a floor before (`before`, its normal) and after, no wall touched,
 /// no step taken, and less than half of the wanted walk kept along the floor, measured along the
-/// floor it started on and along the one it ended on (at the bottom of a V it changes floors).
+/// floor it started on, the one it ended on (at the bottom of a V it changes floors) and every
+/// walkable surface it touched (entering a slope from a flat piece, the floor reported is the
+/// flatter of the two, while the move went up the slope).
 fn snagged(m: &lore_collide2d::CharacterMove, before: Option<Vec2>, from: Vec2, want: f32) -> bool {
     let (Some(fl), Some(n0)) = (m.floor, before) else { return false };
     if m.wall.is_some() || m.stepped || want == 0.0 {
@@ -884,7 +886,8 @@ fn snagged(m: &lore_collide2d::CharacterMove, before: Option<Vec2>, from: Vec2, 
         }
         (m.position - from).dot(t) >= 0.5 * vec2(want, 0.0).dot(t)
     };
-    !kept_half(fl.normal) && !kept_half(n0)
+    let walkable = |n: Vec2| n.y >= 50f32.to_radians().cos();
+    !kept_half(fl.normal) && !kept_half(n0) && !m.touches().iter().any(|t| walkable(t.normal) && kept_half(t.normal))
 }
 
 /// The long run of every feature for every shape at every frame (release, `--ignored`).
