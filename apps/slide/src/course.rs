@@ -1,8 +1,12 @@
 //! The platformer course: one `CharacterController` (disk, box or capsule, switched with K) on
 //! slopes of loose pieces, stairs, one-way platforms, a platform moving sideways and a lift.
+//! The controller reads the obstacles from a lore-broadphase tree through [`TreeSource`], the
+//! adapter of the collide2d guide.
 
+use lore_broadphase::{ProxyId, ProxyMap, SpatialIndex, Tree};
 use lore_collide2d::{
-    CharacterController, CharacterMove, CharacterShape, Collider, Obstacle, ObstacleInfo, Segment, Shape,
+    Aabb, CharacterController, CharacterMove, CharacterShape, Collider, Obstacle, ObstacleInfo, ObstacleSource,
+    Segment, Shape,
 };
 use lore_render::demo::DT;
 use lore_render::glam::{Vec2, vec2};
@@ -33,11 +37,38 @@ pub const SIDEWAYS: u64 = 900;
 /// Id of the lift.
 pub const LIFT: u64 = 901;
 
+/// The obstacles of the course as a collide2d obstacle source: a broadphase tree of their
+/// boxes (a moving platform's box covers where it is and where it will be this step), and the
+/// obstacle behind each proxy.
+pub struct TreeSource<'a> {
+    index: &'a mut Tree,
+    found: &'a mut Vec<ProxyId>,
+    proxies: &'a ProxyMap<usize>,
+    obstacles: &'a [Obstacle<Collider>],
+}
+
+impl<'a> ObstacleSource<'a> for TreeSource<'a> {
+    type Shape = Collider;
+    fn query(self, area: &Aabb, mut visit: impl FnMut(&'a Collider, ObstacleInfo)) {
+        self.index.query_aabb(area, self.found);
+        for id in self.found.iter() {
+            if let Some(&i) = self.proxies.get(*id) {
+                visit(&self.obstacles[i].shape, self.obstacles[i].info);
+            }
+        }
+    }
+}
+
 /// The course and its character.
 #[derive(Debug, Clone)]
 pub struct Course {
     /// Every obstacle: the static pieces, then the two moving platforms (updated each step).
     pub obstacles: Vec<Obstacle<Collider>>,
+    index: Tree,
+    proxies: ProxyMap<usize>,
+    /// The proxies of the two moving platforms.
+    moving: [ProxyId; 2],
+    found: Vec<ProxyId>,
     shape: usize,
     /// Centre and velocity of the character.
     pub body: (Vec2, Vec2),
@@ -123,8 +154,22 @@ impl Course {
         let [side, lift] = platform_shapes(0.0);
         o.push(Obstacle { shape: side, info: ObstacleInfo::new(SIDEWAYS) });
         o.push(Obstacle { shape: lift, info: ObstacleInfo { one_way: Some(Vec2::Y), ..ObstacleInfo::new(LIFT) } });
+        let mut index = Tree::new();
+        let mut proxies = ProxyMap::new();
+        let mut moving = Vec::new();
+        for (i, ob) in o.iter().enumerate() {
+            let id = index.insert(ob.shape.bounds()).expect("finite boxes");
+            proxies.insert(id, i);
+            if ob.info.id >= SIDEWAYS {
+                moving.push(id);
+            }
+        }
         let mut c = Self {
             obstacles: o,
+            index,
+            proxies,
+            moving: [moving[0], moving[1]],
+            found: Vec::new(),
             shape: 0,
             body: (Vec2::ZERO, Vec2::ZERO),
             dir: 1.0,
@@ -190,9 +235,11 @@ impl Course {
         let n = self.obstacles.len();
         for (k, (a, b)) in now.into_iter().zip(next).enumerate() {
             let v = (b.bounds().center() - a.bounds().center()) / DT;
+            let swept = a.bounds().union(&b.bounds());
             let o = &mut self.obstacles[n - 2 + k];
             o.shape = a;
             o.info.velocity = v;
+            self.index.update(self.moving[k], swept).expect("a live proxy, finite box");
         }
     }
 
@@ -224,7 +271,13 @@ impl Course {
         v.x = dir * WALK;
         v.y += GRAVITY * DT;
         let drop = input.key_down(Key::Down);
-        if let Ok(m) = ctl.move_and_slide_with(p, v, DT, &self.obstacles, drop, |_| true) {
+        let source = TreeSource {
+            index: &mut self.index,
+            found: &mut self.found,
+            proxies: &self.proxies,
+            obstacles: &self.obstacles,
+        };
+        if let Ok(m) = ctl.move_and_slide_with(p, v, DT, source, drop, |_| true) {
             if m.floor.is_some_and(|f| f.velocity != Vec2::ZERO) {
                 self.rides += 1;
             }
