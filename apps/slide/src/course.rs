@@ -40,6 +40,7 @@ pub const LIFT: u64 = 901;
 /// The obstacles of the course as a collide2d obstacle source: a broadphase tree of their
 /// boxes (a moving platform's box covers where it is and where it will be this step), and the
 /// obstacle behind each proxy.
+#[derive(Debug)]
 pub struct TreeSource<'a> {
     index: &'a mut Tree,
     found: &'a mut Vec<ProxyId>,
