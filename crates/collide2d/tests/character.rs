@@ -761,6 +761,47 @@ fn many_obstacles_near_a_move_spill_over_and_still_collide() {
     assert!((p.y - 0.5).abs() < 1e-3, "{p}");
 }
 
+#[test]
+fn a_spilled_neighbourhood_keeps_one_way_obstacles_passable_while_carried() {
+    // A wide box carried by a platform, 400 pieces below it (past the inline capacity), and a
+    // one-way segment through the body listed after them: it must stay passable through the
+    // carry, not pop the body.
+    let mut level: Vec<Obstacle<Collider>> = (0..400)
+        .map(|i| {
+            solid(
+                Collider::Segment(
+                    Segment::new(vec2(i as f32 * 0.05, -0.5), vec2((i + 1) as f32 * 0.05, -0.5)).unwrap(),
+                ),
+                i,
+            )
+        })
+        .collect();
+    let mut plat = Aabb::new(vec2(0.0, -0.2), vec2(20.0, 0.0)).unwrap();
+    let mut cut = solid(Collider::Segment(Segment::new(vec2(0.0, 0.6), vec2(20.0, 0.6)).unwrap()), 999);
+    cut.info.one_way = Some(Vec2::Y);
+    level.push(cut);
+    level.push(Obstacle {
+        shape: Collider::Aabb(plat),
+        info: ObstacleInfo { velocity: vec2(1.0, 0.0), ..ObstacleInfo::new(1000) },
+    });
+    let c = ctl(CharacterShape::Aabb { half_extents: vec2(8.0, 0.5) });
+    let mut p = vec2(10.0, 0.5005);
+    let mut v = Vec2::ZERO;
+    for _ in 0..30 {
+        v.x = 0.5;
+        v.y -= 20.0 * DT;
+        let m = c.move_and_slide(p, v, DT, &level).unwrap();
+        assert!((m.position.y - 0.5).abs() < 2e-3, "popped: {m:?}");
+        assert!(m.floor.is_some_and(|f| f.id == 1000), "{m:?}");
+        p = m.position;
+        v = m.velocity;
+        plat = plat.translated(vec2(1.0, 0.0) * DT);
+        let n = level.len();
+        level[n - 1].shape = Collider::Aabb(plat);
+    }
+    assert!((p.x - (10.0 + 30.0 * 1.5 * DT)).abs() < 1e-2, "{p}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 

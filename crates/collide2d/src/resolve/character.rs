@@ -973,11 +973,11 @@ impl<'c, M: Mover> Kin<'c, M> {
 }
 
 /// Which obstacles a phase of the move made non-blocking: the inline ones in a bit set, the
-/// rest (a spilled neighbourhood) all together.
+/// rest (a neighbourhood that spilled past the inline array, which allocates anyway) listed.
 #[derive(Default)]
 struct HiddenMask {
     bits: [u64; INLINE_OBSTACLES.div_ceil(64)],
-    rest: bool,
+    rest: Vec<usize>,
 }
 
 impl HiddenMask {
@@ -985,11 +985,11 @@ impl HiddenMask {
         if i < INLINE_OBSTACLES {
             self.bits[i / 64] |= 1 << (i % 64);
         } else {
-            self.rest = true;
+            self.rest.push(i);
         }
     }
     fn get(&self, i: usize) -> bool {
-        if i < INLINE_OBSTACLES { self.bits[i / 64] & (1 << (i % 64)) != 0 } else { self.rest }
+        if i < INLINE_OBSTACLES { self.bits[i / 64] & (1 << (i % 64)) != 0 } else { self.rest.contains(&i) }
     }
 }
 
