@@ -793,6 +793,8 @@ fn a_spilled_neighbourhood_keeps_one_way_obstacles_passable_while_carried() {
         let m = c.move_and_slide(p, v, DT, &level).unwrap();
         assert!((m.position.y - 0.5).abs() < 2e-3, "popped: {m:?}");
         assert!(m.floor.is_some_and(|f| f.id == 1000), "{m:?}");
+        // A passable one-way obstacle blocks nothing, so nothing touches it.
+        assert!(m.touches().iter().all(|t| t.id != 999), "the one-way segment blocked: {m:?}");
         p = m.position;
         v = m.velocity;
         plat = plat.translated(vec2(1.0, 0.0) * DT);
