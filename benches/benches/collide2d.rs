@@ -8,13 +8,25 @@
 //! disks of radius 0.5 spread along it, each moving by (v, -0.1 v) with v = 0.05 (0.1 r).
 //! Before timing, one disk walks 2,000 steps at several speeds on each library and the steps
 //! that lose more than half the wanted horizontal motion (snags) are printed.
+//!
+//! The character course: the same level and the same inputs for lore's `CharacterController`
+//! and rapier2d's `KinematicCharacterController` (autostep 0.25 and snap-to-ground 0.25 on in
+//! both, slope limit 50 degrees): 200 m of ground made of loose 0.5 m segments, flat stretches,
+//! slopes of 20 and 25 degrees up and down, stairs of 0.15 m up and down, walked right at 4 m/s
+//! with gravity (20 m/s^2) for 2,000 frames at 60 Hz, by a ball (r 0.5), a cuboid (0.8 x 1) and
+//! a capsule (half height 0.3, r 0.35). Obstacles come from a 1 m column grid (lore, through
+//! `ObstacleSource`) and rapier's own broad phase. The snags (frames that keep less than half of
+//! the wanted horizontal motion: every slope is walkable and every step below the step height)
+//! are printed before timing; one timed iteration is the whole course.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lore_collide2d::geometry::distance_squared_point_segment;
 use lore_collide2d::glam::{Vec2, vec2};
-use lore_collide2d::{Segment, SlideOptions, slide_disk_swept};
+use lore_collide2d::{
+    Aabb, CharacterController, CharacterShape, ObstacleInfo, ObstacleSource, Segment, SlideOptions, slide_disk_swept,
+};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use rapier2d::control::KinematicCharacterController;
@@ -212,5 +224,196 @@ fn slide_move(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, closest_point, slide_move);
+/// The character course's ground polyline (see the module docs), cut into loose 0.5 m pieces.
+fn course() -> Vec<Segment> {
+    let mut pts = vec![vec2(-5.0, 0.0), vec2(10.0, 0.0)];
+    let mut p = vec2(10.0, 0.0);
+    let mut k = 0;
+    while p.x < 200.0 {
+        let deg: f32 = match k % 4 {
+            0 => 20.0,
+            1 => -25.0,
+            2 => 25.0,
+            _ => -20.0,
+        };
+        let a = deg.to_radians();
+        p += vec2(a.cos(), a.sin()) * 4.0;
+        pts.push(p);
+        p.x += 3.0;
+        pts.push(p);
+        let dir = if k % 2 == 0 { 1.0 } else { -1.0 };
+        for _ in 0..3 {
+            p.y += 0.15 * dir;
+            pts.push(p);
+            p.x += 1.5;
+            pts.push(p);
+        }
+        p.x += 3.0;
+        pts.push(p);
+        k += 1;
+    }
+    let mut out = Vec::new();
+    for w in pts.windows(2) {
+        let n = ((w[1] - w[0]).length() / 0.5).ceil().max(1.0) as usize;
+        for i in 0..n {
+            let a = w[0] + (w[1] - w[0]) * (i as f32 / n as f32);
+            let b = w[0] + (w[1] - w[0]) * ((i + 1) as f32 / n as f32);
+            out.push(Segment { a, b });
+        }
+    }
+    out
+}
+
+/// A 1 m column grid over the course: the obstacle source of lore's controller.
+struct Columns {
+    segs: Vec<Segment>,
+    cells: Vec<Vec<u32>>,
+    x0: f32,
+}
+
+impl Columns {
+    fn new(segs: Vec<Segment>) -> Self {
+        let x0 = -10.0;
+        let mut cells = vec![Vec::new(); 260];
+        for (i, s) in segs.iter().enumerate() {
+            let b = s.aabb();
+            let (lo, hi) = ((b.min().x - x0).floor() as usize, (b.max().x - x0).floor() as usize);
+            for cell in &mut cells[lo..=hi.min(259)] {
+                cell.push(i as u32);
+            }
+        }
+        Self { segs, cells, x0 }
+    }
+}
+
+impl<'a> ObstacleSource<'a> for &'a Columns {
+    type Shape = Segment;
+    fn query(self, area: &Aabb, mut visit: impl FnMut(&'a Segment, ObstacleInfo)) {
+        let n = self.cells.len() - 1;
+        let lo = ((area.min().x - self.x0).floor().max(0.0) as usize).min(n);
+        let hi = ((area.max().x - self.x0).floor().max(0.0) as usize).min(n);
+        let mut last = u32::MAX;
+        for cell in &self.cells[lo..=hi] {
+            for &i in cell {
+                // A piece in two columns comes twice in a row at most; skip the repeat.
+                if i != last && self.segs[i as usize].aabb().overlaps(area) {
+                    visit(&self.segs[i as usize], ObstacleInfo::new(u64::from(i)));
+                }
+                last = i;
+            }
+        }
+    }
+}
+
+const COURSE_FRAMES: usize = 2000;
+const DT: f32 = 1.0 / 60.0;
+
+/// The three bodies of the course, as lore shapes.
+fn course_shapes() -> [(&'static str, CharacterShape); 3] {
+    [
+        ("ball", CharacterShape::Disk { radius: 0.5 }),
+        ("cuboid", CharacterShape::Aabb { half_extents: vec2(0.4, 0.5) }),
+        ("capsule", CharacterShape::Capsule { half_height: 0.3, radius: 0.35 }),
+    ]
+}
+
+fn start_of(shape: CharacterShape) -> Vec2 {
+    vec2(1.0, shape.extent(Vec2::Y) + 0.01)
+}
+
+/// One run of the course by lore's controller: the end and the number of snags.
+fn lore_course(ctl: &CharacterController, level: &Columns) -> (Vec2, usize) {
+    let mut p = start_of(ctl.shape);
+    let mut vy = 0.0f32;
+    let mut snags = 0;
+    for _ in 0..COURSE_FRAMES {
+        let v = vec2(4.0, vy - 20.0 * DT);
+        let m = ctl.move_and_slide(p, v, DT, level).expect("valid input");
+        if m.position.x - p.x < 0.5 * 4.0 * DT {
+            snags += 1;
+        }
+        vy = if m.on_floor() { 0.0 } else { v.y };
+        p = m.position;
+    }
+    (p, snags)
+}
+
+struct RapierCourse {
+    world: PhysicsWorld,
+    controller: KinematicCharacterController,
+}
+
+impl RapierCourse {
+    fn new(segs: &[Segment]) -> Self {
+        let mut world = PhysicsWorld::default();
+        for s in segs {
+            world.insert_collider(ColliderBuilder::segment(rv(s.a), rv(s.b)), None);
+        }
+        world.step();
+        let controller = KinematicCharacterController {
+            autostep: Some(rapier2d::control::CharacterAutostep {
+                max_height: rapier2d::control::CharacterLength::Absolute(0.25),
+                min_width: rapier2d::control::CharacterLength::Absolute(0.2),
+                include_dynamic_bodies: false,
+            }),
+            snap_to_ground: Some(rapier2d::control::CharacterLength::Absolute(0.25)),
+            max_slope_climb_angle: 50f32.to_radians(),
+            ..KinematicCharacterController::default()
+        };
+        Self { world, controller }
+    }
+
+    fn run(&self, shape: CharacterShape) -> (Vec2, usize) {
+        let body = match shape {
+            CharacterShape::Disk { radius } => SharedShape::ball(radius),
+            CharacterShape::Aabb { half_extents } => SharedShape::cuboid(half_extents.x, half_extents.y),
+            CharacterShape::Capsule { half_height, radius } => SharedShape::capsule_y(half_height, radius),
+        };
+        let w = &self.world;
+        let queries = w.broad_phase.as_query_pipeline(
+            w.narrow_phase.query_dispatcher(),
+            &w.bodies,
+            &w.colliders,
+            QueryFilter::default(),
+        );
+        let mut p = start_of(shape);
+        let mut vy = 0.0f32;
+        let mut snags = 0;
+        for _ in 0..COURSE_FRAMES {
+            let v = vec2(4.0, vy - 20.0 * DT);
+            let pose = Pose::from_translation(rv(p));
+            let out = self.controller.move_shape(DT, &queries, &*body, &pose, rv(v * DT), |_| {});
+            let q = p + vec2(out.translation.x, out.translation.y);
+            if q.x - p.x < 0.5 * 4.0 * DT {
+                snags += 1;
+            }
+            vy = if out.grounded { 0.0 } else { v.y };
+            p = q;
+        }
+        (p, snags)
+    }
+}
+
+fn character_course(c: &mut Criterion) {
+    let segs = course();
+    let columns = Columns::new(segs.clone());
+    let rapier = RapierCourse::new(&segs);
+    let mut g = c.benchmark_group("collide2d/character_course_2000_frames");
+    g.sample_size(10);
+    for (name, shape) in course_shapes() {
+        let ctl = CharacterController {
+            step_height: 0.25,
+            snap_length: 0.25,
+            ..CharacterController::with_shape(shape).expect("valid shape")
+        };
+        let (a, sa) = lore_course(&ctl, &columns);
+        let (b, sb) = rapier.run(shape);
+        eprintln!("character course, {name}: lore {sa} snags (ends at {a}), rapier2d {sb} snags (ends at {b})");
+        g.bench_function(format!("lore_{name}"), |bch| bch.iter(|| lore_course(black_box(&ctl), &columns)));
+        g.bench_function(format!("rapier2d_{name}"), |bch| bch.iter(|| rapier.run(black_box(shape))));
+    }
+    g.finish();
+}
+
+criterion_group!(group, closest_point, slide_move, character_course);
 criterion_main!(group);

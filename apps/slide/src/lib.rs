@@ -1,9 +1,13 @@
-//! `slide`: a disk and a box moving through a level of loose segments and tiles with
-//! lore-collide2d; toggles for swept vs discrete moves and deepest-first vs first-found order,
-//! and a debug view of contacts and normals.
+//! `slide`: lore-collide2d's moves in two scenes. The platformer course (the default): one
+//! character controller, a disk, a box or a capsule (K switches), on slopes of loose pieces,
+//! stairs, one-way platforms, a platform moving sideways and a lift. The seams scene (P
+//! switches): a disk and a box moving through a level of loose segments and tiles, with toggles
+//! for swept vs discrete moves and deepest-first vs first-found order, and a debug view of
+//! contacts and normals.
 //!
-//! The world is the rectangle [`WORLD`]. With no input an autopilot walks the disk and the box
-//! back and forth and a projectile is fired at a thin wall every [`SHOT_PERIOD`] steps.
+//! The world is the rectangle [`WORLD`]. With no input an autopilot walks the characters back
+//! and forth (and, in the seams scene, fires a projectile at a thin wall every [`SHOT_PERIOD`]
+//! steps).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The README's examples are compiled and run as doctests, so it cannot drift from the API.
@@ -11,10 +15,13 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub mod course;
+
+pub use course::Course;
 use lore_collide2d::contact::Contact;
-use lore_collide2d::resolve::{contacts_box, contacts_disk};
+use lore_collide2d::resolve::{contacts_aabb, contacts_disk};
 use lore_collide2d::{
-    Aabb, CharacterController, Collider, Order, Segment, SlideOptions, slide_box, slide_box_swept, slide_disk,
+    Aabb, CharacterController, Collider, Order, Segment, SlideOptions, slide_aabb, slide_aabb_swept, slide_disk,
     slide_disk_swept,
 };
 use lore_render::demo::{DT, Demo};
@@ -114,9 +121,20 @@ impl Default for Level {
     }
 }
 
+/// Which scene the demo shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scene {
+    /// The platformer course of the character controller.
+    Course,
+    /// The disk and the box on loose segments and tiles.
+    Seams,
+}
+
 /// The demo state.
 #[derive(Debug)]
 pub struct SlideDemo {
+    scene: Scene,
+    course: Course,
     level: Level,
     controller: CharacterController,
     /// Disk centre and velocity.
@@ -151,12 +169,20 @@ impl Default for SlideDemo {
 }
 
 impl SlideDemo {
-    /// A new demo (call `reset` before stepping).
+    /// A new demo showing the platformer course.
     #[must_use]
     pub fn new() -> Self {
+        Self { scene: Scene::Course, ..Self::seams() }
+    }
+
+    /// A new demo showing the seams scene.
+    #[must_use]
+    pub fn seams() -> Self {
         let mut controller = CharacterController::new(DISK_RADIUS).expect("a positive radius");
         controller.ground_distance = 0.05;
         let mut d = Self {
+            scene: Scene::Seams,
+            course: Course::new(),
             level: Level::new(),
             controller,
             disk: (Vec2::ZERO, Vec2::ZERO),
@@ -175,6 +201,18 @@ impl SlideDemo {
         };
         d.reset(0);
         d
+    }
+
+    /// The scene shown.
+    #[must_use]
+    pub fn scene(&self) -> Scene {
+        self.scene
+    }
+
+    /// The platformer course.
+    #[must_use]
+    pub fn course(&self) -> &Course {
+        &self.course
     }
 
     /// The level.
@@ -288,9 +326,9 @@ impl SlideDemo {
         }
         let want = vec2(dir * BOX_WALK * DT, vy * DT);
         let out = if self.swept {
-            slide_box_swept(&b, want, &self.level.colliders, &SlideOptions::default())
+            slide_aabb_swept(&b, want, &self.level.colliders, &SlideOptions::default())
         } else {
-            slide_box(&b, want, &self.level.colliders, &self.options())
+            slide_aabb(&b, want, &self.level.colliders, &self.options())
         };
         if let Ok(o) = out {
             let moved = o.position - b.center();
@@ -304,7 +342,7 @@ impl SlideDemo {
     pub fn box_contacts(&self) -> Vec<Contact> {
         let b = self.boxy.0;
         let mut out = Vec::new();
-        contacts_box(&Aabb::covering(b.min() - 0.02, b.max() + 0.02), &self.level.colliders, &mut out);
+        contacts_aabb(&Aabb::covering(b.min() - 0.02, b.max() + 0.02), &self.level.colliders, &mut out);
         out
     }
 
@@ -361,18 +399,21 @@ impl Demo for SlideDemo {
     }
 
     fn description(&self) -> &'static str {
-        "lore-collide2d: a disk (arrows) and a box (J/L, I) slide over loose segments and tiles. M swept/discrete, O deepest-first/first-found, C contacts."
+        "lore-collide2d: a platformer course for the character controller (K: disk, box or capsule; one-way and moving platforms), and P: a disk and a box on loose segments and tiles."
     }
 
     fn help(&self) -> &'static [(&'static str, &'static str)] {
         &[
-            ("Left / Right", "steer the disk (untouched, it walks on its own)"),
-            ("Up", "the disk jumps"),
+            ("P", "platformer course or seams scene"),
+            ("K", "course: the character's shape (disk, box, capsule)"),
+            ("Down", "course: drop through a one-way platform"),
+            ("Left / Right", "steer the character, or the disk (untouched, it walks on its own)"),
+            ("Up / Space", "the character or the disk jumps"),
             ("J / L", "steer the box (untouched, it walks on its own)"),
             ("I", "the box jumps"),
-            ("M", "swept or discrete moves"),
-            ("O", "deepest-first or first-found contact order"),
-            ("C", "show or hide the contacts"),
+            ("M", "seams: swept or discrete moves"),
+            ("O", "seams: deepest-first or first-found contact order"),
+            ("C", "seams: show or hide the contacts"),
         ]
     }
 
@@ -390,9 +431,20 @@ impl Demo for SlideDemo {
         self.slow_steps = 0;
         self.tunnelled = 0;
         self.stopped = 0;
+        self.course.reset(seed);
     }
 
     fn step(&mut self, input: &Input) {
+        if input.key_pressed(Key::Char('p')) {
+            self.scene = match self.scene {
+                Scene::Course => Scene::Seams,
+                Scene::Seams => Scene::Course,
+            };
+        }
+        if self.scene == Scene::Course {
+            self.course.step(input);
+            return;
+        }
         if input.key_pressed(Key::Char('m')) {
             self.swept = !self.swept;
         }
@@ -413,6 +465,10 @@ impl Demo for SlideDemo {
     }
 
     fn draw(&self, batch: &mut Batch) {
+        if self.scene == Scene::Course {
+            self.course.draw(batch);
+            return;
+        }
         let px = batch.pixel();
         for t in &self.level.tiles {
             batch.rect(t.min(), t.max(), TILE);
@@ -456,6 +512,9 @@ impl Demo for SlideDemo {
     }
 
     fn ui(&mut self, ui: &mut lore_render::egui::Ui) {
+        let mut course = self.scene == Scene::Course;
+        ui.checkbox(&mut course, "platformer course (P)");
+        self.scene = if course { Scene::Course } else { Scene::Seams };
         ui.checkbox(&mut self.swept, "swept move (M)");
         let mut deepest = self.order == Order::DeepestFirst;
         ui.checkbox(&mut deepest, "deepest-first (O)");
@@ -464,6 +523,13 @@ impl Demo for SlideDemo {
     }
 
     fn stats(&self) -> String {
+        if self.scene == Scene::Course {
+            let c = &self.course;
+            return format!(
+                "character ({:.2}, {:.2}), carried {} steps, on one-way {} steps, crushed {}",
+                c.body.0.x, c.body.0.y, c.rides, c.one_way_steps, c.crushed
+            );
+        }
         format!(
             "disk ({:.2}, {:.2}), slow steps {}, shots stopped {} / through {}",
             self.disk.0.x, self.disk.0.y, self.slow_steps, self.stopped, self.tunnelled
@@ -483,7 +549,7 @@ mod tests {
 
     #[test]
     fn autopilot_walks_the_whole_floor_without_snags() {
-        let mut d = SlideDemo::new();
+        let mut d = SlideDemo::seams();
         d.reset(0);
         let mut max_x: f32 = 0.0;
         for _ in 0..900 {
@@ -499,7 +565,7 @@ mod tests {
 
     #[test]
     fn discrete_mode_lets_the_projectile_through() {
-        let mut d = SlideDemo::new();
+        let mut d = SlideDemo::seams();
         let mut input = Input::default();
         input.press_key(Key::Char('m'));
         d.step(&input);
@@ -511,7 +577,7 @@ mod tests {
     #[test]
     fn first_found_snags_where_deepest_first_slides() {
         let go = |keys: &[char]| {
-            let mut d = SlideDemo::new();
+            let mut d = SlideDemo::seams();
             let mut input = Input::default();
             for &k in keys {
                 input.press_key(Key::Char(k));
@@ -526,7 +592,7 @@ mod tests {
 
     #[test]
     fn box_stays_on_the_floor_and_moves() {
-        let mut d = SlideDemo::new();
+        let mut d = SlideDemo::seams();
         d.reset(0);
         let x0 = d.boxy().min().x;
         run(&mut d, 120);
@@ -538,7 +604,7 @@ mod tests {
     #[test]
     fn steered_box_crosses_misaligned_pieces_and_climbs_the_ramp() {
         for swept in [true, false] {
-            let mut d = SlideDemo::new();
+            let mut d = SlideDemo::seams();
             d.swept = swept;
             let mut right = Input::default();
             right.press_key(Key::Char('l'));
@@ -561,7 +627,7 @@ mod tests {
     #[test]
     fn same_seed_same_run() {
         let go = |seed| {
-            let mut d = SlideDemo::new();
+            let mut d = SlideDemo::seams();
             d.reset(seed);
             run(&mut d, 200);
             (d.disk(), d.boxy())

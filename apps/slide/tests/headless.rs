@@ -24,7 +24,7 @@ fn count(frame: &Frame, demo: &SlideDemo, lo: Vec2, hi: Vec2, color: Color) -> u
 #[test]
 fn picture_shows_level_bodies_and_contacts() {
     let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
-    let mut demo = SlideDemo::new();
+    let mut demo = SlideDemo::seams();
     let frame = headless.run(&mut demo, 0, 120).expect("frame read back");
     let _ = frame.save_png(std::path::Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/slide.png")));
 
@@ -63,4 +63,19 @@ fn picture_shows_level_bodies_and_contacts() {
     let w = THIN_WALL.a.x;
     assert!(count(&frame, &demo, vec2(w - 0.6, 10.0), vec2(w, 14.0), SHOT) > 50, "projectile stopped");
     assert_eq!(count(&frame, &demo, vec2(w + 0.05, 9.0), vec2(31.0, 15.0), SHOT), 0, "nothing went through");
+}
+
+#[test]
+fn the_default_scene_is_the_platformer_course() {
+    use lore_slide::course::{CHARACTER, MOVING, ONE_WAY};
+    let mut headless = Headless::new().expect("a graphics adapter (install mesa-vulkan-drivers)");
+    let mut demo = SlideDemo::new();
+    let frame = headless.run(&mut demo, 0, 120).expect("frame read back");
+    let _ = frame.save_png(std::path::Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/slide-course.png")));
+    let all = (vec2(0.0, 0.0), vec2(32.0, 18.0));
+    assert!(count(&frame, &demo, all.0, all.1, ONE_WAY) > 100, "one-way platforms");
+    assert!(count(&frame, &demo, all.0, all.1, MOVING) > 300, "moving platforms");
+    let p = demo.course().body.0;
+    assert!(count(&frame, &demo, p - 0.4, p + 0.4, CHARACTER) > 150, "the character at {p}");
+    assert!(count(&frame, &demo, all.0, all.1, PIECE_A) > 100, "ground pieces");
 }

@@ -5,7 +5,7 @@
 //! checksum of the end positions, so the work cannot be optimised away.
 
 use lore_collide2d::glam::{Vec2, vec2};
-use lore_collide2d::{Aabb, Segment, SlideOptions, slide_box, slide_box_swept, slide_disk, slide_disk_swept};
+use lore_collide2d::{Aabb, Segment, SlideOptions, slide_aabb, slide_aabb_swept, slide_disk, slide_disk_swept};
 
 const STEPS: usize = 20_000;
 
@@ -55,7 +55,7 @@ fn run(mode: &str, level: &[Segment]) -> Vec2 {
                 let m = vec2(v, -0.1 * v);
                 let cand = near(level, b.center().x);
                 let out =
-                    if mode == "box" { slide_box(&b, m, cand, &opts) } else { slide_box_swept(&b, m, cand, &opts) };
+                    if mode == "box" { slide_aabb(&b, m, cand, &opts) } else { slide_aabb_swept(&b, m, cand, &opts) };
                 b = b.translated(out.expect("valid input").position - b.center());
             }
             sum += b.center();

@@ -26,6 +26,15 @@ pub trait Shape {
     fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit>;
     /// Bounding box.
     fn bounds(&self) -> Aabb;
+    /// How far the shape reaches along the unit direction `dir`: the largest `point.dot(dir)`
+    /// over its points. The default is the bounding box's (exact along the axes); the crate's
+    /// shapes give the exact value for any direction. The character controller uses it to tell
+    /// whether a body is wholly on the open side of a one-way obstacle.
+    fn support(&self, dir: Vec2) -> f32 {
+        let b = self.bounds();
+        let h = b.half_extents();
+        b.center().dot(dir) + h.x * dir.x.abs() + h.y * dir.y.abs()
+    }
 }
 
 fn ends(s: &Segment) -> [Vec2; 2] {
@@ -64,6 +73,9 @@ impl Shape for Segment {
     }
     fn bounds(&self) -> Aabb {
         self.aabb()
+    }
+    fn support(&self, dir: Vec2) -> f32 {
+        self.a.dot(dir).max(self.b.dot(dir))
     }
 }
 
@@ -117,6 +129,9 @@ impl Shape for ConvexPolygon {
     fn bounds(&self) -> Aabb {
         self.aabb()
     }
+    fn support(&self, dir: Vec2) -> f32 {
+        self.points().iter().fold(f32::NEG_INFINITY, |m, p| m.max(p.dot(dir)))
+    }
 }
 
 impl Shape for Capsule {
@@ -137,6 +152,9 @@ impl Shape for Capsule {
         let b = self.segment.aabb();
         Aabb::covering(b.min() - self.radius, b.max() + self.radius)
     }
+    fn support(&self, dir: Vec2) -> f32 {
+        self.segment.support(dir) + self.radius * dir.length()
+    }
 }
 
 impl<S: Shape + ?Sized> Shape for &S {
@@ -154,6 +172,9 @@ impl<S: Shape + ?Sized> Shape for &S {
     }
     fn bounds(&self) -> Aabb {
         (**self).bounds()
+    }
+    fn support(&self, dir: Vec2) -> f32 {
+        (**self).support(dir)
     }
 }
 
@@ -210,6 +231,14 @@ impl Shape for Collider {
             Collider::Aabb(s) => s.bounds(),
             Collider::Capsule(s) => s.bounds(),
             Collider::Polygon(s) => s.bounds(),
+        }
+    }
+    fn support(&self, dir: Vec2) -> f32 {
+        match self {
+            Collider::Segment(s) => s.support(dir),
+            Collider::Aabb(s) => s.support(dir),
+            Collider::Capsule(s) => s.support(dir),
+            Collider::Polygon(s) => s.support(dir),
         }
     }
 }

@@ -158,7 +158,7 @@ pub fn contact_disk_polygon(center: Vec2, radius: f32, poly: &ConvexPolygon) -> 
 /// The point of the polygon (boundary or interior) closest to `p`.
 #[must_use]
 pub fn closest_point_polygon(p: Vec2, poly: &ConvexPolygon) -> Vec2 {
-    if poly.contains(p) {
+    if poly.contains_point(p) {
         return p;
     }
     let mut best = poly.points()[0];

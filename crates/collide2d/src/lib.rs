@@ -18,12 +18,12 @@
 //! - [`collider`]: the [`Shape`] trait the slide moves take and the [`Collider`] enum.
 //! - [`resolve`]: the slide moves. [`slide_disk`] moves then resolves the deepest penetration
 //!   first (seed 000); [`slide_disk_swept`] stops at the first touch and slides, so fast disks
-//!   never tunnel. [`slide_box`] and [`slide_box_swept`] do the same for a box, whose corners
+//!   never tunnel. [`slide_aabb`] and [`slide_aabb_swept`] do the same for a box, whose corners
 //!   are rounded by [`SlideOptions::rounding`] so it rides over the ends of loose pieces. Box
 //!   resolution that only opposes the movement (seed 003), and a character controller.
 //!
 //! Function names follow one pattern, `[op]_[mover]_[obstacle]`: `contact_disk_segment`,
-//! `cast_aabb_capsule`, `ray_polygon` (the mover of a ray is a point), `slide_box_swept`.
+//! `cast_aabb_capsule`, `ray_polygon` (the mover of a ray is a point), `slide_aabb_swept`.
 //!
 //! Domain: world coordinates with `|x|, |y| <= 1e4`, radii or half extents from 0.01 to 100, and
 //! steps of at least 2 spacings of the coordinates' `f32` values (2e-3 at 8200). Tolerances scale
@@ -58,7 +58,7 @@
 //! // A box on the same floor.
 //! let mut b = lore_collide2d::Aabb::new(vec2(0.0, 0.0), vec2(1.0, 1.0))?;
 //! for _ in 0..100 {
-//!     let out = lore_collide2d::slide_box_swept(&b, vec2(0.25, -0.025), &floor, &SlideOptions::default())?;
+//!     let out = lore_collide2d::slide_aabb_swept(&b, vec2(0.25, -0.025), &floor, &SlideOptions::default())?;
 //!     b = b.translated(out.position - b.center());
 //! }
 //! assert!((b.min().x - 25.0).abs() < 1e-3);
@@ -99,9 +99,13 @@ pub use error::Error;
 pub use mass::MassProperties;
 pub use report::{Contact, Hit};
 pub use resolve::{
-    AabbMode, AabbResolution, Body, CharacterController, CharacterMove, Order, SlideOptions, SlideOutcome,
-    resolve_aabb, resolve_bodies, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
+    AabbMode, AabbResolution, Body, CharacterController, CharacterMove, CharacterShape, Floor, FloorMode, Obstacle,
+    ObstacleInfo, ObstacleSource, Order, SlideOptions, SlideOutcome, Touch, resolve_aabb, resolve_bodies, slide_aabb,
+    slide_aabb_swept, slide_disk, slide_disk_swept,
 };
+/// The box moves' names before 0.2 (`slide_box` is [`slide_aabb`]), kept for one release.
+#[allow(deprecated)]
+pub use resolve::{slide_box, slide_box_swept};
 pub use shapes::{Aabb, Capsule, ConvexPolygon, Disk, Ray, Segment};
 pub use tiles::tile_outline;
 

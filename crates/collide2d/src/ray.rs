@@ -145,7 +145,7 @@ pub fn ray_aabb(origin: Vec2, motion: Vec2, aabb: &Aabb) -> Option<Hit> {
 /// Ray against a convex polygon, entering hits only.
 #[must_use]
 pub fn ray_polygon(origin: Vec2, motion: Vec2, poly: &ConvexPolygon) -> Option<Hit> {
-    if poly.contains(origin) {
+    if poly.contains_point(origin) {
         return None;
     }
     poly.edges().fold(None, |best, e| earlier(best, ray_segment(origin, motion, &e)))

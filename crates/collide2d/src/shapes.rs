@@ -151,10 +151,17 @@ impl ConvexPolygon {
         Self { points: self.points.iter().map(|&p| p + d).collect() }
     }
 
-    /// Whether `p` is inside or on the border.
+    /// Whether `p` is inside or on the border (the name `Aabb` uses).
+    #[must_use]
+    pub fn contains_point(&self, p: Vec2) -> bool {
+        self.edges().all(|e| cross(e.b - e.a, p - e.a) >= 0.0)
+    }
+
+    /// Renamed [`ConvexPolygon::contains_point`].
+    #[deprecated(since = "0.2.0", note = "renamed `contains_point`, as on `Aabb`")]
     #[must_use]
     pub fn contains(&self, p: Vec2) -> bool {
-        self.edges().all(|e| cross(e.b - e.a, p - e.a) >= 0.0)
+        self.contains_point(p)
     }
 
     /// The bounding box.

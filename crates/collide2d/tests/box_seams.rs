@@ -11,7 +11,7 @@
 //! the number of steps each case covered. Seeds are fixed.
 
 use glam::{Vec2, vec2};
-use lore_collide2d::{Aabb, Collider, ConvexPolygon, Segment, SlideOptions, slide_box, slide_box_swept};
+use lore_collide2d::{Aabb, Collider, ConvexPolygon, Segment, SlideOptions, slide_aabb, slide_aabb_swept};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -186,7 +186,8 @@ fn walk(surf: &Surface, case: &Case, steps: usize, len: f64) -> (Count, Option<S
     for i in 0..steps {
         let near = surf.near(p, h.length() + 2.0 * v + 1.0, len);
         let b = Aabb::from_center(p, h).unwrap();
-        let out = if case.swept { slide_box_swept(&b, m, near, &opts) } else { slide_box(&b, m, near, &opts) }.unwrap();
+        let out =
+            if case.swept { slide_aabb_swept(&b, m, near, &opts) } else { slide_aabb(&b, m, near, &opts) }.unwrap();
         let q = out.position;
         if i >= SETTLE + case.drop_steps as usize {
             count.steps += 1;
@@ -315,7 +316,7 @@ fn check(rows: &[Count]) {
 }
 
 fn both_modes(m: &Matrix, origin: Vec2, seed: u64) -> Vec<Count> {
-    vec![run("slide_box", m, false, origin, seed), run("slide_box_swept", m, true, origin, seed + 1)]
+    vec![run("slide_aabb", m, false, origin, seed), run("slide_aabb_swept", m, true, origin, seed + 1)]
 }
 
 /// Presses up to 60° near the origin (75° on a few orientations): no snag, none through the floor, none left inside. At
@@ -370,7 +371,8 @@ fn level_collinear_pieces_far_away_at_45_degrees() {
             for i in 0..300 {
                 let b = Aabb::from_center(p, vec2(0.1, 0.1)).unwrap();
                 let o = SlideOptions::default();
-                let out = if swept { slide_box_swept(&b, m, &segs, &o) } else { slide_box(&b, m, &segs, &o) }.unwrap();
+                let out =
+                    if swept { slide_aabb_swept(&b, m, &segs, &o) } else { slide_aabb(&b, m, &segs, &o) }.unwrap();
                 let kept = (out.position.x - p.x) * m.x.signum();
                 assert!(
                     kept >= 0.025,
@@ -395,7 +397,7 @@ fn one_segment_tilted_7_degrees() {
     let mut p = vec2(-0.2, 0.2);
     for i in 0..600 {
         let b = Aabb::from_center(p, vec2(0.1, 0.1)).unwrap();
-        let out = slide_box(&b, m, &seg, &SlideOptions::default()).unwrap();
+        let out = slide_aabb(&b, m, &seg, &SlideOptions::default()).unwrap();
         let kept = (out.position - p).dot(u);
         assert!(i < SETTLE || kept >= 0.5 * m.dot(u), "step {i}: {p} -> {} ({:?})", out.position, out.last_normal);
         p = out.position;

@@ -10,7 +10,7 @@
 //! pieces.
 
 use glam::{Vec2, vec2};
-use lore_collide2d::{Aabb, Segment, SlideOptions, slide_box, slide_box_swept, slide_disk, slide_disk_swept};
+use lore_collide2d::{Aabb, Segment, SlideOptions, slide_aabb, slide_aabb_swept, slide_disk, slide_disk_swept};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -136,7 +136,7 @@ fn step(body: Body, swept: bool, p: Vec2, m: Vec2, shapes: &[Segment], opts: &Sl
         (Body::Disk(r), true) => slide_disk_swept(p, r, m, shapes, opts).unwrap().position,
         (Body::Box(h), s) => {
             let b = Aabb::from_center(p, h).unwrap();
-            if s { slide_box_swept(&b, m, shapes, opts) } else { slide_box(&b, m, shapes, opts) }.unwrap().position
+            if s { slide_aabb_swept(&b, m, shapes, opts) } else { slide_aabb(&b, m, shapes, opts) }.unwrap().position
         }
     }
 }
@@ -241,7 +241,7 @@ fn box_rows(n_angles: usize, steps: usize) -> [Count; 4] {
     for (k, (swept, origin)) in
         [(false, ORIGINS[0]), (true, ORIGINS[0]), (false, ORIGINS[1]), (true, ORIGINS[1])].into_iter().enumerate()
     {
-        let label = if swept { "slide_box_swept" } else { "slide_box" };
+        let label = if swept { "slide_aabb_swept" } else { "slide_aabb" };
         out[k] = sweep(label, &boxes(), swept, &degs, &FLOORS, &SPEEDS, origin, steps, 40 + k as u64);
     }
     out
@@ -262,7 +262,7 @@ fn resting_box(steps: usize) -> Count {
                     let opts = SlideOptions::default();
                     let m = vec2(v, -0.1 * v);
                     let out =
-                        if swept { slide_box_swept(&b, m, &pieces, &opts) } else { slide_box(&b, m, &pieces, &opts) };
+                        if swept { slide_aabb_swept(&b, m, &pieces, &opts) } else { slide_aabb(&b, m, &pieces, &opts) };
                     let q = out.unwrap().position;
                     if i >= SETTLE && b.max().x < x0 + 3.5 {
                         c.steps += 1;
@@ -301,7 +301,8 @@ fn v_corner(steps: usize) -> f32 {
                     for _ in 0..steps {
                         let m = rot(vec2(0.0, -0.05));
                         let o = SlideOptions::default();
-                        let out = if swept { slide_box_swept(&b, m, &walls, &o) } else { slide_box(&b, m, &walls, &o) };
+                        let out =
+                            if swept { slide_aabb_swept(&b, m, &walls, &o) } else { slide_aabb(&b, m, &walls, &o) };
                         b = b.translated(out.unwrap().position - b.center());
                         last.push(b.center());
                     }
@@ -346,7 +347,7 @@ fn bullets(n: usize, seed: u64) -> [u64; 2] {
                 slide_disk_swept(start, size, m, &wall, &o).unwrap().position
             } else {
                 let h = Vec2::splat(size);
-                slide_box_swept(&Aabb::from_center(start, h).unwrap(), m, &wall, &o).unwrap().position
+                slide_aabb_swept(&Aabb::from_center(start, h).unwrap(), m, &wall, &o).unwrap().position
             };
             out[k] += u64::from(end.x > origin.x);
         }
@@ -447,7 +448,7 @@ fn far_corner_past_a_polyline_vertex_takes_the_edge_normal() {
     // The swept move keeps its motion along the slope.
     let b = Aabb::from_center(p, half).unwrap();
     let m = vec2(1.9978776, 0.22019388);
-    let q = slide_box_swept(&b, m, &[before, after], &SlideOptions::default()).unwrap().position;
+    let q = slide_aabb_swept(&b, m, &[before, after], &SlideOptions::default()).unwrap().position;
     let u = (after.b - after.a).normalize();
     assert!((q - p).dot(u) > 0.9 * m.dot(u), "kept {} of {}", (q - p).dot(u), m.dot(u));
 }

@@ -4,7 +4,7 @@
 use glam::{Vec2, vec2};
 use lore_collide2d::{
     Aabb, AabbMode, Capsule, CharacterController, Collider, ConvexPolygon, Order, Segment, Shape, SlideOptions,
-    resolve_aabb, slide_box, slide_box_swept, slide_disk, slide_disk_swept,
+    resolve_aabb, slide_aabb, slide_aabb_swept, slide_disk, slide_disk_swept,
 };
 
 const R: f32 = 0.5;
@@ -167,9 +167,9 @@ fn run_box_from<S: Shape + Clone>(
         let motion = vec2(v, -0.1 * v);
         let cand = near(floor, b.min().x);
         let out = if swept {
-            slide_box_swept(&b, motion, cand, &opts).unwrap()
+            slide_aabb_swept(&b, motion, cand, &opts).unwrap()
         } else {
-            slide_box(&b, motion, cand, &opts).unwrap()
+            slide_aabb(&b, motion, cand, &opts).unwrap()
         };
         let next = b.translated(out.position - b.center());
         if next.min().x - b.min().x < 0.5 * v {
@@ -224,9 +224,9 @@ fn fast_box_never_tunnels_through_a_thin_wall() {
         let motion = vec2(50.0 * H, 3.0 * (i % 7) as f32 - 9.0);
         let o = SlideOptions::default();
         for out in [
-            slide_box_swept(&b, motion, &thin, &o).unwrap(),
-            slide_box_swept(&b, motion, &edges, &o).unwrap(),
-            slide_box_swept(&b, motion, &[wall], &o).unwrap(),
+            slide_aabb_swept(&b, motion, &thin, &o).unwrap(),
+            slide_aabb_swept(&b, motion, &edges, &o).unwrap(),
+            slide_aabb_swept(&b, motion, &[wall], &o).unwrap(),
         ] {
             assert!(out.position.x + H <= 10.0 + 1e-4, "tunnelled: {:?}", out.position);
             assert!(out.position.x + H > 10.0 - 0.05, "stopped short: {:?}", out.position);
@@ -270,7 +270,7 @@ fn sharp_box_snags_on_a_misaligned_seam_where_the_rounded_one_slides() {
         let opts = SlideOptions { rounding, ..SlideOptions::default() };
         let (mut b, mut snags) = (Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap(), 0);
         for _ in 0..200 {
-            let out = slide_box_swept(&b, vec2(0.025, -0.0025), near(&floor, b.min().x), &opts).unwrap();
+            let out = slide_aabb_swept(&b, vec2(0.025, -0.0025), near(&floor, b.min().x), &opts).unwrap();
             snags += usize::from(out.position.x - b.center().x < 0.0125);
             b = b.translated(out.position - b.center());
         }
@@ -328,9 +328,9 @@ fn box_in_corners_from_60_to_170_degrees_does_not_jitter() {
             for _ in 0..600 {
                 let m = vec2(0.002, -0.05);
                 let out = if swept {
-                    slide_box_swept(&b, m, &walls, &SlideOptions::default()).unwrap()
+                    slide_aabb_swept(&b, m, &walls, &SlideOptions::default()).unwrap()
                 } else {
-                    slide_box(&b, m, &walls, &SlideOptions::default()).unwrap()
+                    slide_aabb(&b, m, &walls, &SlideOptions::default()).unwrap()
                 };
                 assert!(out.resolved, "{deg} degrees, swept {swept}: {out:?}");
                 b = b.translated(out.position - b.center());
@@ -422,7 +422,7 @@ fn same_inputs_same_bits() {
         let mut b = Aabb::new(vec2(2.0, 0.0), vec2(3.0, 1.0)).unwrap();
         for i in 0..3000 {
             let m = vec2(0.01 * (i % 17) as f32, -0.003 * (i % 5) as f32);
-            let p = slide_box_swept(&b, m, near(&floor, b.min().x), &SlideOptions::default()).unwrap().position;
+            let p = slide_aabb_swept(&b, m, near(&floor, b.min().x), &SlideOptions::default()).unwrap().position;
             b = b.translated(p - b.center());
             for v in [b.min().x.to_bits(), b.min().y.to_bits()] {
                 h = (h ^ u64::from(v)).wrapping_mul(0x100_0000_01b3);

@@ -1,8 +1,8 @@
 //! Collision response: where a moving body ends.
 //!
 //! - the slide moves of a disk or a box among any [`Shape`](crate::Shape)s, discrete
-//!   ([`slide_disk`], [`slide_box`]: move, then push out deepest-first) and swept
-//!   ([`slide_disk_swept`], [`slide_box_swept`]: stop at the first touch and slide);
+//!   ([`slide_disk`], [`slide_aabb`]: move, then push out deepest-first) and swept
+//!   ([`slide_disk_swept`], [`slide_aabb_swept`]: stop at the first touch and slide);
 //! - box-among-boxes resolution after seed 003 ([`resolve_aabb`], [`resolve_bodies`]);
 //! - a character controller on the swept disk move ([`CharacterController`]).
 //!
@@ -14,8 +14,13 @@ mod character;
 mod slide;
 
 pub use aabb::{AabbMode, AabbResolution, Body, resolve_aabb, resolve_bodies};
-pub use character::{CharacterController, CharacterMove};
-pub use slide::{
-    Order, SlideOptions, SlideOutcome, contacts_box, contacts_disk, deepest_contact_box, deepest_contact_disk,
-    slide_box, slide_box_swept, slide_disk, slide_disk_swept,
+pub use character::{
+    CharacterController, CharacterMove, CharacterShape, Floor, FloorMode, INLINE_OBSTACLES, MAX_TOUCHES, Obstacle,
+    ObstacleInfo, ObstacleSource, Touch,
 };
+pub use slide::{
+    Order, SlideOptions, SlideOutcome, contacts_aabb, contacts_disk, deepest_contact_aabb, deepest_contact_disk,
+    slide_aabb, slide_aabb_swept, slide_disk, slide_disk_swept,
+};
+#[allow(deprecated)]
+pub use slide::{contacts_box, deepest_contact_box, slide_box, slide_box_swept};

@@ -53,7 +53,7 @@ impl Default for SlideOptions {
 }
 
 impl SlideOptions {
-    fn check(&self) -> Result<(), Error> {
+    pub(crate) fn check(&self) -> Result<(), Error> {
         if self.iterations == 0 {
             return Err(Error::OutOfRange { what: "iterations", value: 0.0 });
         }
@@ -148,13 +148,21 @@ impl BoxMover {
     /// but by no less than [`ROUNDING_ULPS`] units in the last place of the coordinates (`ulp`)
     /// when `rounding > 0` and the box is large enough: a corner rounded by about one unit is
     /// sharp in `f32`, and snags on piece ends one unit higher.
-    fn new(half: Vec2, rounding: f32, ulp: f32) -> Self {
+    pub(crate) fn new(half: Vec2, rounding: f32, ulp: f32) -> Self {
         let small = half.min_element();
         let mut radius = rounding * small;
         if rounding > 0.0 {
             radius = radius.max((ROUNDING_ULPS * ulp).min(0.5 * small));
         }
         Self { core: (half - radius).max(Vec2::ZERO), radius }
+    }
+}
+
+impl BoxMover {
+    /// A vertical capsule: the segment from `-half_height` to `+half_height` along `y` grown by
+    /// `radius`, which is a box of half extents `(0, half_height)` rounded by `radius`.
+    pub(crate) fn capsule(half_height: f32, radius: f32) -> Self {
+        Self { core: Vec2::new(0.0, half_height), radius }
     }
 }
 
@@ -189,7 +197,7 @@ pub fn deepest_contact_disk<S: Shape>(center: Vec2, radius: f32, shapes: &[S]) -
 
 /// The deepest contact of a box against `shapes`, if any (the sharp box: separating axes).
 #[must_use]
-pub fn deepest_contact_box<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
+pub fn deepest_contact_aabb<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
     deepest(BoxMover { core: aabb.half_extents(), radius: 0.0 }, aabb.center(), shapes)
 }
 
@@ -216,7 +224,7 @@ pub fn contacts_disk<S: Shape>(center: Vec2, radius: f32, shapes: &[S], out: &mu
 }
 
 /// Every contact of a box against `shapes`, appended to `out` (for debug views).
-pub fn contacts_box<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
+pub fn contacts_aabb<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
     out.extend(shapes.iter().filter_map(|s| s.box_contact(aabb.center(), aabb.half_extents(), 0.0)));
 }
 
@@ -269,7 +277,7 @@ pub fn slide_disk<S: Shape>(
 ///
 /// # Errors
 /// Non-finite input, a half extent `<= 0`, or options out of range.
-pub fn slide_box<S: Shape>(
+pub fn slide_aabb<S: Shape>(
     aabb: &Aabb,
     motion: Vec2,
     shapes: &[S],
@@ -290,7 +298,7 @@ const TOLERANCE_ULPS: f32 = 4.0;
 /// The spacing of `f32` values around the coordinates a move from `p` by `motion` touches (and
 /// around the body's size): the smallest change a position there can make.
 #[inline]
-fn spacing(p: Vec2, motion: Vec2, scale: f32) -> f32 {
+pub(crate) fn spacing(p: Vec2, motion: Vec2, scale: f32) -> f32 {
     let largest = p.abs().max_element().max((p + motion).abs().max_element()).max(scale);
     // The power of two at or below `largest` (its exponent bits alone) times the spacing at 1.
     f32::from_bits(largest.to_bits() & 0x7f80_0000) * f32::EPSILON
@@ -300,7 +308,7 @@ fn spacing(p: Vec2, motion: Vec2, scale: f32) -> f32 {
 /// never below what `f32` can resolve at these coordinates (far from the origin `1e-4 r` is
 /// less than one unit in the last place, and a move could never count as resolved).
 #[inline]
-fn tolerance(options: &SlideOptions, scale: f32, spacing: f32) -> f32 {
+pub(crate) fn tolerance(options: &SlideOptions, scale: f32, spacing: f32) -> f32 {
     (options.tolerance * scale).max(TOLERANCE_ULPS * spacing)
 }
 
@@ -623,7 +631,7 @@ pub fn slide_disk_swept<S: Shape>(
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     check(center, radius, motion, options)?;
-    Ok(swept(DiskMover(radius), center, motion, shapes, options, |n| n))
+    Ok(swept(DiskMover(radius), center, motion, shapes, options, |n, _, _, _| n))
 }
 
 /// Swept slide move of a box: [`slide_disk_swept`]'s legs with box casts, so a box never
@@ -639,14 +647,14 @@ pub fn slide_disk_swept<S: Shape>(
 ///
 /// # Errors
 /// Non-finite input, a half extent `<= 0`, or options out of range.
-pub fn slide_box_swept<S: Shape>(
+pub fn slide_aabb_swept<S: Shape>(
     aabb: &Aabb,
     motion: Vec2,
     shapes: &[S],
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     let body = check_box(aabb, motion, options)?;
-    Ok(swept(body, aabb.center(), motion, shapes, options, |n| n))
+    Ok(swept(body, aabb.center(), motion, shapes, options, |n, _, _, _| n))
 }
 
 /// The sine of the angle between a remaining motion and a touched surface below which the
@@ -695,15 +703,16 @@ fn passes_by(c: &Contact, rem: Vec2, len2: f32, round: f32, touch: f32, tol: f32
     miss * miss >= least * least * len2
 }
 
-/// The swept move with a hook that may replace each hit normal (the character helper turns
-/// steep slopes into walls).
+/// The swept move with a hook called at each hit, which may replace its normal (the character
+/// controller turns steep slopes into walls and notes what it touched): `adjust(normal, shape,
+/// position at the touch, remaining motion)`.
 pub(crate) fn swept<S: Shape>(
     body: impl Mover,
     center: Vec2,
     motion: Vec2,
     shapes: &[S],
     options: &SlideOptions,
-    adjust: impl Fn(Vec2) -> Vec2,
+    mut adjust: impl FnMut(Vec2, &S, Vec2, Vec2) -> Vec2,
 ) -> SlideOutcome {
     let scale = body.scale();
     let ulp = spacing(center, motion, scale);
@@ -774,7 +783,7 @@ pub(crate) fn swept<S: Shape>(
         if depth > touch {
             p += normal * (depth - touch);
         }
-        let normal = adjust(normal);
+        let normal = adjust(normal, shape, p + rem * t, rem);
         let len = sqrt(len2);
         let t = (t - skin / len).max(0.0);
         p += rem * t;
@@ -838,4 +847,45 @@ pub(crate) fn swept<S: Shape>(
         depth = start_depth;
     }
     SlideOutcome { position: p, depth, resolved: depth <= tol, contacts, last_normal }
+}
+
+/// Renamed [`deepest_contact_aabb`] (the `aabb` of every other box function).
+#[deprecated(since = "0.2.0", note = "renamed `deepest_contact_aabb`")]
+#[must_use]
+pub fn deepest_contact_box<S: Shape>(aabb: &Aabb, shapes: &[S]) -> Option<Contact> {
+    deepest_contact_aabb(aabb, shapes)
+}
+
+/// Renamed [`contacts_aabb`].
+#[deprecated(since = "0.2.0", note = "renamed `contacts_aabb`")]
+pub fn contacts_box<S: Shape>(aabb: &Aabb, shapes: &[S], out: &mut Vec<Contact>) {
+    contacts_aabb(aabb, shapes, out);
+}
+
+/// Renamed [`slide_aabb`].
+///
+/// # Errors
+/// As [`slide_aabb`].
+#[deprecated(since = "0.2.0", note = "renamed `slide_aabb`")]
+pub fn slide_box<S: Shape>(
+    aabb: &Aabb,
+    motion: Vec2,
+    shapes: &[S],
+    options: &SlideOptions,
+) -> Result<SlideOutcome, Error> {
+    slide_aabb(aabb, motion, shapes, options)
+}
+
+/// Renamed [`slide_aabb_swept`].
+///
+/// # Errors
+/// As [`slide_aabb_swept`].
+#[deprecated(since = "0.2.0", note = "renamed `slide_aabb_swept`")]
+pub fn slide_box_swept<S: Shape>(
+    aabb: &Aabb,
+    motion: Vec2,
+    shapes: &[S],
+    options: &SlideOptions,
+) -> Result<SlideOutcome, Error> {
+    slide_aabb_swept(aabb, motion, shapes, options)
 }
