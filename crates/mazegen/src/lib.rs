@@ -90,6 +90,8 @@ mod solve;
 mod steps;
 // Layer 6, the exports (they draw the checker's solution).
 mod export;
+// Layer 7, side-scroller levels drawn from grid mazes: generator, reachability check, files.
+mod side;
 // Serde support for the configuration (feature `serde`; the plain types derive theirs).
 #[cfg(feature = "serde")]
 mod serde_impls;
@@ -97,7 +99,7 @@ mod serde_impls;
 pub use config::{Config, MAX_NODES, MAX_ZONES, Shape, TreeAlgorithm};
 #[allow(deprecated)]
 pub use error::MazeError;
-pub use error::{Error, Unsolvable};
+pub use error::{Error, MovementError, MovementField, Unbeatable, Unsolvable};
 #[allow(deprecated)]
 pub use export::colour_rgb;
 #[cfg(feature = "pictures")]
@@ -106,6 +108,10 @@ pub use export::{color_rgb, to_ascii, to_json, zone_rgb};
 pub use glam::Vec2;
 pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap, TilePos};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
+pub use side::{
+    Climb, LevelTile, Lift, MAX_LEVEL_TILES, Movement, SideConfig, SideGenerator, SideLevel, SideSolution, SideStep,
+    check_side, generate_side,
+};
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};
 
