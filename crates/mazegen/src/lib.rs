@@ -110,7 +110,7 @@ pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap, TilePos};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 pub use side::{
     Climb, LevelTile, Lift, MAX_LEVEL_TILES, Movement, SideConfig, SideGenerator, SideLevel, SideSolution, SideStep,
-    check_side, generate_side,
+    TMX_TILE_PIXELS, TMX_TILES, check_side, generate_side,
 };
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};

@@ -56,6 +56,48 @@ fn ledge_level(rise: usize) -> String {
     text
 }
 
+/// The maze's own staged search: the key colors reachable at each stage with the keys of the
+/// stages before (doors of held colors open), ending with an empty stage.
+fn maze_stages(maze: &lore_mazegen::Maze) -> Vec<Vec<u8>> {
+    let n = maze.node_count();
+    let mut next: Vec<Vec<(u32, Option<u8>)>> = vec![Vec::new(); n];
+    for e in &maze.edges {
+        next[e.a as usize].push((e.b, e.door));
+        next[e.b as usize].push((e.a, e.door));
+    }
+    let mut held = [false; 256];
+    let mut stages = Vec::new();
+    loop {
+        let mut seen = vec![false; n];
+        let mut stack = vec![maze.root];
+        seen[maze.root as usize] = true;
+        while let Some(v) = stack.pop() {
+            for &(u, door) in &next[v as usize] {
+                if !seen[u as usize] && door.is_none_or(|c| held[usize::from(c)]) {
+                    seen[u as usize] = true;
+                    stack.push(u);
+                }
+            }
+        }
+        let mut found: Vec<u8> = maze
+            .keys
+            .iter()
+            .filter(|k| seen[k.node as usize] && !held[usize::from(k.color)])
+            .map(|k| k.color)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        for &c in &found {
+            held[usize::from(c)] = true;
+        }
+        let done = found.is_empty();
+        stages.push(found);
+        if done {
+            return stages;
+        }
+    }
+}
+
 fn level(text: &str) -> SideLevel {
     SideLevel::from_ascii(text, Movement::default()).unwrap()
 }
@@ -99,8 +141,10 @@ fn a_ledge_within_the_jump_height_is_climbed_and_one_past_it_is_not() {
 
 #[test]
 fn a_key_moved_behind_its_door_is_caught() {
-    let level = generate_side(&SideConfig::default().seed(11)).unwrap();
-    assert_eq!(check_side(&level).unwrap().key_order, vec![0, 1, 2]);
+    let config = SideConfig::default().seed(11);
+    let level = generate_side(&config).unwrap();
+    let maze = lore_mazegen::generate(&config.maze).unwrap();
+    assert_eq!(check_side(&level).unwrap().keys_per_stage, maze_stages(&maze));
     // The exit lies in the last zone, behind every door: key 0 there cannot be had.
     let mut broken = level.clone();
     let key = broken.keys.iter_mut().find(|(c, _)| *c == 0).unwrap();
@@ -173,7 +217,7 @@ fn ladders_hatches_and_lifts_carry_the_character() {
     hatch.set(5, 4, LevelTile::Hatch(0));
     assert_eq!(check_side(&hatch), Err(Error::Unbeatable(Unbeatable::NoKey { color: 0 })));
     hatch.keys.push((0, (7, 9)));
-    assert_eq!(check_side(&hatch).unwrap().key_order, vec![0]);
+    assert_eq!(check_side(&hatch).unwrap().keys_per_stage, vec![vec![0], vec![]]);
     // A lift up a shaft too tall to jump.
     let mut lift = level(&ladder.replace('H', " "));
     assert!(check_side(&lift).is_err());
@@ -257,14 +301,14 @@ fn stepping_gives_the_one_shot_level_and_every_kind_of_climb() {
     }
     assert_eq!(last, Some(SideStep::Checked { keys: 4 }));
     assert_eq!(maze_steps, lore_mazegen::Generator::new(&config.maze).unwrap().count());
-    assert_eq!(generator.solution().unwrap().key_order, vec![0, 1, 2, 3]);
+    let maze = lore_mazegen::generate(&config.maze).unwrap();
+    assert_eq!(generator.solution().unwrap().keys_per_stage, maze_stages(&maze));
     let level = generator.finish().unwrap();
     assert_eq!(level, generate_side(&config).unwrap());
     for climb in [Climb::Walk, Climb::Door(0), Climb::Ladder, Climb::Platforms, Climb::Ledges, Climb::Lift] {
         assert!(climbs.contains(&std::mem::discriminant(&climb)), "{climb:?} never built");
     }
     // The maze underneath is the one `generate` makes.
-    let maze = lore_mazegen::generate(&config.maze).unwrap();
     assert_eq!(level.cell_zones, maze.zone);
     assert!(level.tiles.iter().any(|t| matches!(t, LevelTile::SlopeUp)));
 }
@@ -272,8 +316,9 @@ fn stepping_gives_the_one_shot_level_and_every_kind_of_climb() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
-    /// Every generated level is beatable with its keys in door order, its lifts' holes are
-    /// within the jump, and its doors and hatches use every color once per passage.
+    /// Every generated level is beatable, stage by stage with the same keys as its maze (the
+    /// lock-and-key order holds), its first build passes (no ladder fallback), and its lifts'
+    /// holes are within the jump.
     #[test]
     fn generated_levels_are_beatable_in_key_order(
         seed in any::<u64>(), w in 1u32..14, h in 1u32..7, zones in 1u16..6, cycles in 0u32..20,
@@ -289,6 +334,8 @@ proptest! {
         let level = generator.finish().unwrap();
         prop_assert_eq!(&level, &generate_side(&config).unwrap());
         let solution = check_side(&level).unwrap();
+        let maze = lore_mazegen::generate(&config.maze).unwrap();
+        prop_assert_eq!(&solution.keys_per_stage, &maze_stages(&maze));
         let mut order = solution.key_order.clone();
         order.sort_unstable();
         prop_assert_eq!(order, (0..zones - 1).map(|c| c as u8).collect::<Vec<_>>());
@@ -309,7 +356,8 @@ fn thousand_default_levels_are_beatable() {
         let mut generator = SideGenerator::new(&SideConfig::default().seed(seed)).unwrap();
         fallbacks += generator.by_ref().filter(|s| *s == SideStep::Fallback).count();
         let level = generator.finish().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert_eq!(check_side(&level).unwrap().key_order, vec![0, 1, 2], "seed {seed}");
+        let maze = lore_mazegen::generate(&SideConfig::default().seed(seed).maze).unwrap();
+        assert_eq!(check_side(&level).unwrap().keys_per_stage, maze_stages(&maze), "seed {seed}");
     }
     assert!(fallbacks < 10, "{fallbacks} levels needed the ladder fallback");
 }

@@ -18,6 +18,7 @@ mod export;
 mod reach;
 
 pub use build::{Climb, SideGenerator, SideStep, generate_side};
+pub use export::{TMX_TILE_PIXELS, TMX_TILES};
 pub use reach::{SideSolution, check_side};
 
 use glam::{Vec2, vec2};

@@ -28,23 +28,26 @@
 //! **Keys and doors.** Keys are never used up and a door or hatch of a held color is open (a
 //! hatch becomes a ladder tile). The search runs in stages: each stage explores everything
 //! reachable with the keys held, then takes the keys it found; positions whose moves were
-//! blocked by a door of a new color are explored again. The level is beaten when the exit is
-//! touched; it is unbeatable when a stage finds no new key.
+//! blocked by a door of a new color are explored again. The search ends when a stage finds no
+//! new key; the level is beaten when by then the exit was touched and every key of the level
+//! picked up (a key that cannot be had is a broken level too).
 
 use std::collections::VecDeque;
 
 use super::{LevelTile, SideLevel};
 use crate::error::{Error, Unbeatable};
 
-/// What [`check_side`] found: the order the keys were picked up and how much of the level the
-/// character can reach.
+/// What [`check_side`] found: which keys each stage of the search picked up and how much of
+/// the level the character can reach.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SideSolution {
     /// Key colors in the order the stages found them (within a stage, by color).
     pub key_order: Vec<u8>,
-    /// Positions (standing or climbing) reached by the end of each stage; the last stage
-    /// touched the exit.
+    /// The colors each stage found (sorted; the last stage finds none): stage `s` explores
+    /// with the keys of stages `0..s` in hand.
+    pub keys_per_stage: Vec<Vec<u8>>,
+    /// Positions (standing or climbing) reached by the end of each stage.
     pub reached_per_stage: Vec<usize>,
 }
 
@@ -52,14 +55,16 @@ pub struct SideSolution {
 const MAX_TILES: u64 = crate::config::MAX_NODES;
 
 /// Proves a side-scroller level beatable: from the start, with the level's movement limits,
-/// every key needed is reached and the exit is touched (see the module documentation for the
-/// moves credited).
+/// every key is picked up and the exit is touched (see the module documentation for the moves
+/// credited).
 ///
 /// ```
 /// use lore_mazegen::{SideConfig, check_side, generate_side};
 /// let level = generate_side(&SideConfig::default().seed(3))?;
 /// let solution = check_side(&level)?;
-/// assert_eq!(solution.key_order, vec![0, 1, 2]); // 4 zones: keys in door order
+/// let mut keys = solution.key_order.clone();
+/// keys.sort_unstable();
+/// assert_eq!(keys, vec![0, 1, 2]); // 4 zones, 3 doors, every key picked up
 /// # Ok::<(), lore_mazegen::Error>(())
 /// ```
 ///
@@ -437,6 +442,7 @@ impl<'a> Search<'a> {
             return Err(Error::Unbeatable(Unbeatable::StartBlocked { at: level.start }));
         }
         let mut key_order = Vec::new();
+        let mut keys_per_stage = Vec::new();
         let mut reached_per_stage = Vec::new();
         let mut reached = 0usize;
         let mut found = [false; 256];
@@ -473,13 +479,15 @@ impl<'a> Search<'a> {
                 }
             }
             reached_per_stage.push(reached);
-            if exit {
-                return Ok(SideSolution { key_order, reached_per_stage });
-            }
             let new: Vec<u8> =
                 (0..=255u8).filter(|&c| found[usize::from(c)] && !self.space.held[usize::from(c)]).collect();
+            keys_per_stage.push(new.clone());
             if new.is_empty() {
-                return Err(Error::Unbeatable(self.why()));
+                let all_keys = level.keys.iter().all(|&(c, _)| self.space.held[usize::from(c)]);
+                if exit && all_keys {
+                    return Ok(SideSolution { key_order, keys_per_stage, reached_per_stage });
+                }
+                return Err(Error::Unbeatable(self.why(exit)));
             }
             for &c in &new {
                 self.space.held[usize::from(c)] = true;
@@ -490,20 +498,23 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Why the search stopped short of the exit.
-    fn why(&self) -> Unbeatable {
+    /// Why the search stopped short of the exit or of a key (`exit`: the exit was touched).
+    fn why(&self, exit: bool) -> Unbeatable {
         let level = self.space.level;
         let held: Vec<u8> = (0..=255u8).filter(|&c| self.space.held[usize::from(c)]).collect();
         let mut locked: Vec<u8> =
             level.tiles.iter().filter_map(|t| t.lock_color()).filter(|&c| !self.space.held[usize::from(c)]).collect();
         locked.sort_unstable();
         locked.dedup();
-        // The first color still locked says where the search ran dry.
-        match locked.first() {
-            Some(&color) => match level.keys.iter().find(|&&(c, _)| c == color) {
+        // The first color still locked says where the search ran dry; then any key left.
+        if !exit && let Some(&color) = locked.first() {
+            return match level.keys.iter().find(|&&(c, _)| c == color) {
                 Some(&(_, at)) => Unbeatable::KeyUnreachable { color, at, held },
                 None => Unbeatable::NoKey { color },
-            },
+            };
+        }
+        match level.keys.iter().find(|&&(c, _)| !self.space.held[usize::from(c)]) {
+            Some(&(color, at)) => Unbeatable::KeyUnreachable { color, at, held },
             None => Unbeatable::ExitUnreachable { at: level.exit },
         }
     }
