@@ -1,6 +1,6 @@
 //! What to generate: the base graph, zones, cycles, bias and seed.
 
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 
 /// Largest node count accepted (keeps `u32` ids and memory sane for untrusted sizes).
 pub const MAX_NODES: u64 = 1 << 26;
@@ -117,7 +117,7 @@ impl TreeAlgorithm {
     pub fn validate(self) -> Result<(), Error> {
         match self {
             Self::GrowingTree { newest_percent } if newest_percent > 100 => {
-                Err(Error::Config("tree: growing tree newest_percent must be 0 to 100".to_owned()))
+                Err(Error::Config(ConfigError::GrowingTreePercent))
             }
             _ => Ok(()),
         }
@@ -243,52 +243,49 @@ impl Config {
     /// # Errors
     /// [`Error::Config`] naming the first field out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let bad = |m: &str| Err(Error::Config(m.to_owned()));
+        let bad = |e: ConfigError| Err(Error::Config(e));
         match self.shape {
             Shape::Points { count, width, height } => {
                 if self.tree.grid_only() {
-                    return Err(Error::Config(format!(
-                        "tree: {:?} works row by row and needs a grid (use another algorithm for points)",
-                        self.tree
-                    )));
+                    return bad(ConfigError::GridOnlyTree { tree: self.tree });
                 }
                 if count < 3 {
-                    return bad("points: need at least 3");
+                    return bad(ConfigError::TooFewPoints);
                 }
                 if !(width.is_finite() && height.is_finite() && width > 0.0 && height > 0.0) {
-                    return bad("points: width and height must be finite and positive");
+                    return bad(ConfigError::PointArea);
                 }
             }
             Shape::Grid { width, height } => {
                 if width == 0 || height == 0 {
-                    return bad("grid: width and height must be at least 1");
+                    return bad(ConfigError::GridSize);
                 }
             }
         }
         let n = self.requested_nodes();
         if n > MAX_NODES {
-            return bad("too many nodes (limit 2^26)");
+            return bad(ConfigError::TooManyNodes);
         }
         if self.zones == 0 || self.zones > MAX_ZONES {
-            return bad("zones: must be 1 to 256");
+            return bad(ConfigError::Zones);
         }
         if u64::from(self.zones) > n {
-            return bad("zones: more zones than nodes");
+            return bad(ConfigError::MoreZonesThanNodes);
         }
         if !(self.horizontal_bias.is_finite() && (-1.0..=1.0).contains(&self.horizontal_bias)) {
-            return bad("horizontal_bias: must be in -1.0..=1.0");
+            return bad(ConfigError::Bias);
         }
         if !(self.balance_goal.is_finite() && self.balance_goal >= 0.0) {
-            return bad("balance_goal: must be finite and non-negative");
+            return bad(ConfigError::BalanceGoal);
         }
         self.tree.validate()?;
         if self.balance_tries == 0 {
-            return bad("balance_tries: must be at least 1");
+            return bad(ConfigError::BalanceTries);
         }
         if let Some(root) = self.root
             && u64::from(root) >= n
         {
-            return bad("root: no such node");
+            return bad(ConfigError::Root);
         }
         Ok(())
     }

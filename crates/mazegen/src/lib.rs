@@ -99,7 +99,10 @@ mod serde_impls;
 pub use config::{Config, MAX_NODES, MAX_ZONES, Shape, TreeAlgorithm};
 #[allow(deprecated)]
 pub use error::MazeError;
-pub use error::{Error, MovementError, MovementField, Unbeatable, Unsolvable};
+pub use error::{
+    ConfigError, Error, ExportError, MalformedError, MovementError, MovementField, TriangulationError, Unbeatable,
+    Unsolvable,
+};
 #[allow(deprecated)]
 pub use export::colour_rgb;
 #[cfg(feature = "pictures")]

@@ -50,11 +50,11 @@ impl SideLevel {
     /// [`Error::Malformed`] for an unknown character, a missing or repeated start or exit, or
     /// an empty text.
     pub fn from_ascii(text: &str, movement: super::Movement) -> Result<Self, crate::Error> {
-        use crate::Error;
+        use crate::error::{Error, MalformedError};
         let lines: Vec<&str> = text.lines().collect();
         let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
         if width == 0 || lines.is_empty() {
-            return Err(Error::Malformed("an empty level".to_owned()));
+            return Err(Error::Malformed(MalformedError::EmptyLevel));
         }
         let mut level = SideLevel::new(width as u32, lines.len() as u32, movement);
         let (mut start, mut exit) = (None, None);
@@ -76,17 +76,17 @@ impl SideLevel {
                     '@' | '!' => {
                         let slot = if ch == '@' { &mut start } else { &mut exit };
                         if slot.replace(at).is_some() {
-                            return Err(Error::Malformed(format!("a second `{ch}` at {at:?}")));
+                            return Err(Error::Malformed(MalformedError::Repeated { ch, at }));
                         }
                         LevelTile::Empty
                     }
-                    other => return Err(Error::Malformed(format!("unknown level character {other:?} at {at:?}"))),
+                    ch => return Err(Error::Malformed(MalformedError::LevelChar { ch, at })),
                 };
                 level.set(at.0, at.1, tile);
             }
         }
-        level.start = start.ok_or_else(|| Error::Malformed("no start `@`".to_owned()))?;
-        level.exit = exit.ok_or_else(|| Error::Malformed("no exit `!`".to_owned()))?;
+        level.start = start.ok_or(Error::Malformed(MalformedError::Missing { ch: '@' }))?;
+        level.exit = exit.ok_or(Error::Malformed(MalformedError::Missing { ch: '!' }))?;
         Ok(level)
     }
 }
@@ -414,19 +414,21 @@ const LIFT: [u8; 3] = [90, 140, 200];
 impl SideLevel {
     /// The picture's shapes at `scale` pixels per tile, and its size.
     fn paints(&self, scale: f32) -> Result<((u32, u32), Vec<Paint>), crate::Error> {
+        use crate::error::ExportError;
         use crate::export::{MAX_PICTURE_SIDE, color_rgb, zone_rgb};
         if !(scale.is_finite() && scale > 0.0) {
-            return Err(crate::Error::Export(format!("scale {scale}: must be a positive number of pixels per tile")));
+            return Err(crate::Error::Export(ExportError::Scale { scale }));
         }
         let (w, h) = (self.width as f32 * scale, self.height as f32 * scale);
         let limit = MAX_PICTURE_SIDE as f32;
         if w > limit || h > limit {
             let fit = (limit / self.width.max(self.height).max(1) as f32 * 100.0).floor() / 100.0;
-            return Err(crate::Error::Export(format!(
-                "the picture would be {:.0} × {:.0} pixels, over the limit of {MAX_PICTURE_SIDE} a side (a scale of at most {fit} fits)",
-                w.ceil(),
-                h.ceil()
-            )));
+            return Err(crate::Error::Export(ExportError::PictureTooLarge {
+                width: w.ceil(),
+                height: h.ceil(),
+                limit: MAX_PICTURE_SIDE,
+                max_scale: Some(fit),
+            }));
         }
         let size = (w.ceil().max(1.0) as u32, h.ceil().max(1.0) as u32);
         let s = scale;
@@ -614,8 +616,9 @@ impl SideLevel {
     /// # Errors
     /// As [`SideLevel::to_svg`], plus [`Error::Export`](crate::Error::Export) if encoding fails.
     pub fn to_png(&self, scale: f32) -> Result<Vec<u8>, crate::Error> {
+        use crate::error::ExportError;
         let (w, h, rgba) = self.to_rgba(scale)?;
-        let encoding = |e: png::EncodingError| crate::Error::Export(format!("PNG encoding: {e}"));
+        let encoding = |e: png::EncodingError| crate::Error::Export(ExportError::Png { message: e.to_string() });
         let mut out = Vec::new();
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(png::ColorType::Rgba);

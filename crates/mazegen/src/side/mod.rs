@@ -24,7 +24,7 @@ pub use reach::{SideSolution, check_side};
 use glam::{Vec2, vec2};
 
 use crate::config::{Config, Shape};
-use crate::error::{Error, MovementError, MovementField};
+use crate::error::{ConfigError, Error, MovementError, MovementField};
 
 /// What a character can do, in tiles and seconds: the limits a level is built for.
 ///
@@ -342,14 +342,12 @@ impl SideConfig {
         self.maze.validate()?;
         self.movement.validate()?;
         let Shape::Grid { width, height } = self.maze.shape else {
-            return Err(Error::Config("side-scroller levels need a grid maze (Config::grid)".to_owned()));
+            return Err(Error::Config(ConfigError::SideNeedsGrid));
         };
         let (cw, ch) = self.cell_size();
         let tiles = (u64::from(width) * u64::from(cw) + 1) * (u64::from(height) * u64::from(ch) + 1);
         if tiles > MAX_LEVEL_TILES {
-            return Err(Error::Config(format!(
-                "side-scroller level of {tiles} tiles is over the limit of {MAX_LEVEL_TILES}"
-            )));
+            return Err(Error::Config(ConfigError::LevelTooLarge { tiles, limit: MAX_LEVEL_TILES }));
         }
         Ok(())
     }

@@ -35,7 +35,7 @@
 use std::collections::VecDeque;
 
 use super::{LevelTile, SideLevel};
-use crate::error::{Error, Unbeatable};
+use crate::error::{Error, MalformedError, Unbeatable};
 
 /// What [`check_side`] found: which keys each stage of the search picked up and how much of
 /// the level the character can reach.
@@ -76,16 +76,16 @@ pub fn check_side(level: &SideLevel) -> Result<SideSolution, Error> {
     level.movement.validate()?;
     let (w, h) = (level.width, level.height);
     if w == 0 || h == 0 || u64::from(w) * u64::from(h) > MAX_TILES {
-        return Err(Error::Malformed(format!("level of {w} × {h} tiles (1 to 2^26 tiles)")));
+        return Err(Error::Malformed(MalformedError::LevelSize { width: w, height: h }));
     }
     if level.tiles.len() != w as usize * h as usize {
-        return Err(Error::Malformed(format!("{} tiles for a {w} × {h} level", level.tiles.len())));
+        return Err(Error::Malformed(MalformedError::TileCount { tiles: level.tiles.len(), width: w, height: h }));
     }
     let inside = |(x, y): (u32, u32)| x < w && y < h;
     if !inside(level.start) || !inside(level.exit) || level.keys.iter().any(|&(_, at)| !inside(at)) {
-        return Err(Error::Malformed("the start, the exit or a key lies outside the level".to_owned()));
+        return Err(Error::Malformed(MalformedError::ObjectOutside));
     }
-    for lift in &level.lifts {
+    for (index, lift) in level.lifts.iter().enumerate() {
         let ok = lift.width >= 1
             && u64::from(lift.x) + u64::from(lift.width) <= u64::from(w)
             && lift.top < lift.bottom
@@ -95,7 +95,7 @@ pub fn check_side(level: &SideLevel) -> Result<SideSolution, Error> {
             && lift.dwell >= 0.0
             && lift.period > 2.0 * lift.dwell;
         if !ok {
-            return Err(Error::Malformed(format!("lift {lift:?} lies outside the level or has a bad period")));
+            return Err(Error::Malformed(MalformedError::Lift { index }));
         }
     }
     Search::new(level).run()
