@@ -53,9 +53,23 @@
 //! [`Generator`] is an iterator of [`Step`]s (graph, tree, each door, each key, each cycle);
 //! [`Generator::maze`] shows the state after each. [`generate`] runs the same steps.
 //!
+//! # Side-scroller levels
+//! [`generate_side`] turns a grid maze into a tile level ([`SideLevel`]) that a character with
+//! stated [`Movement`] limits can beat: vertical passages become ladders, one-way platforms,
+//! ledges, lifts or hatches within its jump, and [`check_side`] proves every level beatable in
+//! key order with jump arcs of its own before it is returned. [`SideGenerator`] steps it; the
+//! level exports ASCII, JSON, SVG, PNG and Tiled's `.tmx`.
+//!
+//! ```
+//! use lore_mazegen::{SideConfig, check_side, generate_side};
+//! let level = generate_side(&SideConfig::default().seed(2))?;
+//! assert_eq!(check_side(&level)?.keys_per_stage.concat().len(), 3);
+//! # Ok::<(), lore_mazegen::Error>(())
+//! ```
+//!
 //! # Feature flags
-//! - `pictures` (default): [`to_svg`], [`to_png`], [`to_rgba`]. Without it the crate has no
-//!   image dependency.
+//! - `pictures` (default): [`to_svg`], [`to_png`], [`to_rgba`] and the same methods of
+//!   [`SideLevel`]. Without it the crate has no image dependency.
 //! - `serde`: `Serialize` / `Deserialize` for [`Config`], [`Maze`] and its parts,
 //!   [`Solution`], [`Measures`], [`Cell`] and [`GridTree`]. A config is checked with
 //!   [`Config::validate`] and a grid tree must be a spanning tree of its grid when read; a maze

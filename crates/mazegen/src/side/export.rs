@@ -47,7 +47,7 @@ impl SideLevel {
     /// character of their own here: set them on the result.
     ///
     /// # Errors
-    /// [`Error::Malformed`] for an unknown character, a missing or repeated start or exit, or
+    /// [`Error::Malformed`](crate::Error::Malformed) for an unknown character, a missing or repeated start or exit, or
     /// an empty text.
     pub fn from_ascii(text: &str, movement: super::Movement) -> Result<Self, crate::Error> {
         use crate::error::{Error, MalformedError};
