@@ -44,7 +44,8 @@ impl SideLevel {
     /// and tests): `#` solid, space empty, `-` one-way, `H` ladder, `/` and `\` slopes, `A` to
     /// `Z` doors, `@` start, `!` exit, `a` to `z` keys (objects lie on empty tiles). Lines may
     /// differ in length (short ones are padded with empty tiles). Hatches and lifts have no
-    /// character of their own here: set them on the result.
+    /// character of their own here (a hatch reads as a door, a lift's `=` as empty air): set
+    /// them on the result.
     ///
     /// # Errors
     /// [`Error::Malformed`](crate::Error::Malformed) for an unknown character, a missing or repeated start or exit, or
@@ -62,7 +63,8 @@ impl SideLevel {
             for (x, ch) in line.chars().enumerate() {
                 let at = (x as u32, y as u32);
                 let tile = match ch {
-                    ' ' => LevelTile::Empty,
+                    // A lift's stop marker is air: the lift itself is not in the text.
+                    ' ' | '=' => LevelTile::Empty,
                     '#' => LevelTile::Solid,
                     '-' => LevelTile::OneWay,
                     'H' => LevelTile::Ladder,

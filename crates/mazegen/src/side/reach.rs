@@ -254,7 +254,8 @@ impl<'a> Space<'a> {
             return None;
         }
         let bottom = self.level.height as f32 + self.body + 1.0;
-        // Enough steps to fall out of any level; the loop ends well before at any real speed.
+        // Steps of 0.1 tile at most: an arc longer than 10,000 tiles is not credited (no room of a
+        // generated level is nearly that tall).
         for _ in 0..100_000 {
             let speed = vx.abs().max(vy.abs()).max(1.0);
             let dt = 0.1 / speed;
@@ -449,12 +450,12 @@ impl<'a> Search<'a> {
         let mut exit = false;
         if let Some(i) = self.index(start) {
             self.seen[i] = true;
+            reached += 1;
             self.queue.push_back(start);
         }
         let mut next = Vec::new();
         loop {
             while let Some(p) = self.queue.pop_front() {
-                reached += 1;
                 for &(color, at) in &level.keys {
                     if self.space.touches(p, at) {
                         found[usize::from(color)] = true;
@@ -474,6 +475,7 @@ impl<'a> Search<'a> {
                         && !self.seen[i]
                     {
                         self.seen[i] = true;
+                        reached += 1;
                         self.queue.push_back(q);
                     }
                 }
