@@ -160,6 +160,25 @@ fn a_key_moved_behind_its_door_is_caught() {
 }
 
 #[test]
+fn a_fast_fall_never_steps_through_a_thin_floor() {
+    // The strongest gravity the limits allow (a 16-tile jump over 2 tiles): a fall of eight
+    // tiles ends on the one-tile floor, never in the room under it.
+    let air = "#          #\n";
+    let text = format!(
+        "############\n{air}{air}#@         #\n####       #\n{}############\n{air}#      !   #\n############\n",
+        air.repeat(7)
+    );
+    let fast =
+        Movement { jump_height: 16.0, jump_distance: 2.0, run_speed: 8.0, size: lore_mazegen::Vec2::new(0.25, 0.25) };
+    let level = SideLevel::from_ascii(&text, fast).unwrap();
+    assert!(matches!(check_side(&level), Err(Error::Unbeatable(Unbeatable::ExitUnreachable { .. }))));
+    // With the exit on that floor, the same fall is credited.
+    let mut on_floor = level.clone();
+    on_floor.exit = (7, 11);
+    assert!(check_side(&on_floor).is_ok());
+}
+
+#[test]
 fn one_way_platforms_are_passed_from_below_and_solid_ones_are_not() {
     let text = "\
 ##########
