@@ -378,5 +378,6 @@ fn thousand_default_levels_are_beatable() {
         let maze = lore_mazegen::generate(&SideConfig::default().seed(seed).maze).unwrap();
         assert_eq!(check_side(&level).unwrap().keys_per_stage, maze_stages(&maze), "seed {seed}");
     }
-    assert!(fallbacks < 10, "{fallbacks} levels needed the ladder fallback");
+    println!("1,000 default levels, {fallbacks} needed the ladder fallback");
+    assert_eq!(fallbacks, 0, "levels needed the ladder fallback");
 }

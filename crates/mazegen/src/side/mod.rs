@@ -321,9 +321,11 @@ impl SideConfig {
         self
     }
 
-    /// Tiles per cell `(columns, rows)` for these movement limits, walls included: 10 columns;
-    /// rows enough for the character to stand on a slope bump and to jump from the last
-    /// platform of a stack into the room above without touching its ceiling.
+    /// Tiles per cell `(columns, rows)` for these movement limits, one wall column and one
+    /// floor row included: 11 columns (10 inside); rows enough for the character to stand on a
+    /// slope bump and to jump from the last platform of a stack into the room above without
+    /// touching its ceiling (5 with the default movement). A level of `w × h` cells is
+    /// `w · columns + 1` by `h · rows + 1` tiles.
     #[must_use]
     pub fn cell_size(&self) -> (u32, u32) {
         let m = &self.movement;
