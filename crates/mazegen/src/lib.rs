@@ -74,7 +74,9 @@
 //!   [`Solution`], [`Measures`], [`Cell`] and [`GridTree`]. A config is checked with
 //!   [`Config::validate`] and a grid tree must be a spanning tree of its grid when read; a maze
 //!   is plain data (hand-made ones are allowed), so run [`check`] on one from an untrusted
-//!   file. [`to_json`] is a separate, fixed export format.
+//!   file. [`to_json`] is a separate, fixed export format. The side-scroller types too:
+//!   [`SideConfig`] and [`Movement`] are checked when read ([`Movement::validate`]); a
+//!   [`SideLevel`] is plain data, so run [`check_side`] on one from an untrusted file.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]

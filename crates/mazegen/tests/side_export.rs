@@ -200,3 +200,21 @@ fn tmx_opens_in_a_tiled_reader_with_the_level_in_it() {
         }
     }
 }
+
+#[test]
+fn serde_round_trips_a_level_and_a_config() {
+    let level = level();
+    let json = serde_json::to_string(&level).unwrap();
+    let back: SideLevel = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, level);
+    let config = SideConfig::default().seed(9);
+    let back: SideConfig = serde_json::from_str(&serde_json::to_string(&config).unwrap()).unwrap();
+    assert_eq!(back, config);
+    // A config read from JSON is checked: the maze config inside it and the movement limits.
+    let bad = serde_json::to_string(&SideConfig::new(Config::grid(0, 3), Movement::default())).unwrap();
+    assert!(serde_json::from_str::<SideConfig>(&bad).is_err());
+    let slow = Movement { run_speed: 0.0, ..Movement::default() };
+    let bad = serde_json::to_string(&SideConfig::new(Config::grid(4, 3), slow)).unwrap();
+    let err = serde_json::from_str::<SideConfig>(&bad).unwrap_err().to_string();
+    assert!(err.contains("run_speed"), "{err}");
+}

@@ -34,7 +34,7 @@ use crate::error::{ConfigError, Error, MovementError, MovementField};
 /// A controller that moves its character with these numbers can follow every arc the checker
 /// credits.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(try_from = "MovementFields"))]
 pub struct Movement {
     /// Rise of the feet at the apex of a jump, tiles (1.5 to 16).
     pub jump_height: f32,
@@ -45,6 +45,32 @@ pub struct Movement {
     pub run_speed: f32,
     /// The character's box, tiles: width 0.25 to 1, height 0.25 to 4.
     pub size: Vec2,
+}
+
+/// [`Movement`] as read, before [`Movement::validate`] (serde reads this, then checks it).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct MovementFields {
+    jump_height: f32,
+    jump_distance: f32,
+    run_speed: f32,
+    size: Vec2,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<MovementFields> for Movement {
+    type Error = Error;
+
+    fn try_from(f: MovementFields) -> Result<Self, Error> {
+        let movement = Movement {
+            jump_height: f.jump_height,
+            jump_distance: f.jump_distance,
+            run_speed: f.run_speed,
+            size: f.size,
+        };
+        movement.validate()?;
+        Ok(movement)
+    }
 }
 
 impl Default for Movement {
