@@ -133,7 +133,25 @@ fn carvers(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, grid_100, logic, grid_1000, carvers);
+/// A side-scroller level of the default size (16 × 8 cells, 4 zones, 10 loops): generation with
+/// its built-in check, and the reachability check alone. No peer crate generates platformer
+/// levels checked against jump arcs, so these rows stand alone.
+fn side_scroller(c: &mut Criterion) {
+    let mut g = c.benchmark_group("side_scroller_16x8");
+    g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
+    g.bench_function("lore_generate_and_check", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed = (seed + 1) % 16;
+            lore_mazegen::generate_side(black_box(&lore_mazegen::SideConfig::default().seed(seed))).unwrap()
+        });
+    });
+    let level = lore_mazegen::generate_side(&lore_mazegen::SideConfig::default().seed(1)).unwrap();
+    g.bench_function("lore_check", |b| b.iter(|| lore_mazegen::check_side(black_box(&level)).unwrap()));
+    g.finish();
+}
+
+criterion_group!(benches, grid_100, logic, grid_1000, carvers, side_scroller);
 
 /// knossos's recursive backtracking recurses once per cell and overflows the default 8 MiB main
 /// stack at 1000 × 1000, so the benches run on a thread with a 1 GiB stack.

@@ -50,6 +50,27 @@ struct Cli {
     /// mazes) or `kruskal` (the default for logic mazes).
     #[arg(long, value_enum)]
     tree: Option<Tree>,
+    /// A side-scroller level drawn from a grid maze (default 16 × 8 cells, 4 zones, 10 loops,
+    /// bias 0.6), checked beatable, written with --export (ascii, json, svg, png or tmx;
+    /// ASCII on standard output without --export).
+    #[arg(long)]
+    side: bool,
+    /// Side-scroller: the character's jump height in tiles (default 3.2).
+    #[arg(long)]
+    jump_height: Option<f32>,
+    /// Side-scroller: the distance of a running jump in tiles (default 5).
+    #[arg(long)]
+    jump_distance: Option<f32>,
+    /// Side-scroller: the character's width and height in tiles, `W,H` (default 0.8,1.6).
+    #[arg(long, value_parser = parse_size)]
+    character: Option<(f32, f32)>,
+}
+
+/// Parses `W,H`.
+fn parse_size(text: &str) -> Result<(f32, f32), String> {
+    let (w, h) = text.split_once(',').ok_or_else(|| format!("{text}: expected W,H"))?;
+    let number = |t: &str| t.trim().parse::<f32>().map_err(|e| format!("{t}: {e}"));
+    Ok((number(w)?, number(h)?))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -64,6 +85,8 @@ enum Format {
     Svg,
     Png,
     Ascii,
+    /// Tiled's map format (side-scroller levels only).
+    Tmx,
 }
 
 impl Cli {
@@ -114,17 +137,18 @@ fn export(cli: &Cli, format: Format) -> Result<(), String> {
     {
         return Err(format!("--scale {scale}: must be a positive number of pixels"));
     }
-    let maze = lore_mazegen::generate(&params.config(cli.run.seed)).map_err(|e| e.to_string())?;
-    let style = cli.style(&params);
-    let scale_hint = |e: lore_mazegen::Error| match e {
-        lore_mazegen::Error::Export(m) if m.contains("a scale of at most") => format!("{m}: pass a smaller --scale"),
-        e => e.to_string(),
-    };
-    let bytes = match format {
-        Format::Json => lore_mazegen::to_json(&maze).into_bytes(),
-        Format::Ascii => lore_mazegen::to_ascii(&maze).map_err(|e| e.to_string())?.into_bytes(),
-        Format::Svg => lore_mazegen::to_svg(&maze, &style).map_err(scale_hint)?.into_bytes(),
-        Format::Png => lore_mazegen::to_png(&maze, &style).map_err(scale_hint)?,
+    let bytes = if cli.side {
+        side_bytes(cli, format)?
+    } else {
+        let maze = lore_mazegen::generate(&params.config(cli.run.seed)).map_err(|e| e.to_string())?;
+        let style = cli.style(&params);
+        match format {
+            Format::Json => lore_mazegen::to_json(&maze).into_bytes(),
+            Format::Ascii => lore_mazegen::to_ascii(&maze).map_err(|e| e.to_string())?.into_bytes(),
+            Format::Svg => lore_mazegen::to_svg(&maze, &style).map_err(scale_hint)?.into_bytes(),
+            Format::Png => lore_mazegen::to_png(&maze, &style).map_err(scale_hint)?,
+            Format::Tmx => return Err("--export tmx writes side-scroller levels: add --side".to_owned()),
+        }
     };
     match (&cli.output, format) {
         (Some(path), _) => lore_maze::file::write_atomic(path, &bytes).map_err(|e| e.to_string()),
@@ -134,6 +158,63 @@ fn export(cli: &Cli, format: Format) -> Result<(), String> {
             std::io::stdout().write_all(&bytes).map_err(|e| e.to_string())
         }
     }
+}
+
+/// The message of an export error, with a hint when the picture is too large for the scale.
+fn scale_hint(e: lore_mazegen::Error) -> String {
+    match e {
+        lore_mazegen::Error::Export(lore_mazegen::ExportError::PictureTooLarge { .. }) => {
+            format!("{e}: pass a smaller --scale")
+        }
+        e => e.to_string(),
+    }
+}
+
+/// Pixels per tile of a side-scroller picture by default.
+const SIDE_SCALE: f32 = 8.0;
+
+impl Cli {
+    /// The side-scroller config: the defaults of [`lore_mazegen::SideConfig`], the flags given.
+    fn side_config(&self) -> lore_mazegen::SideConfig {
+        let base = lore_mazegen::SideConfig::default();
+        let mut maze = base.maze;
+        if let lore_mazegen::Shape::Grid { width, height } = maze.shape {
+            maze.shape =
+                lore_mazegen::Shape::Grid { width: self.width.unwrap_or(width), height: self.height.unwrap_or(height) };
+        }
+        let maze = maze
+            .zones(self.zones.unwrap_or(maze.zones))
+            .cycles(self.cycles.unwrap_or(maze.cycles))
+            .bias(self.bias.unwrap_or(maze.horizontal_bias))
+            .seed(self.run.seed);
+        let maze = match self.tree {
+            Some(Tree::Kruskal) => maze.tree(lore_mazegen::TreeAlgorithm::Kruskal),
+            Some(Tree::Wilson) => maze.tree(lore_mazegen::TreeAlgorithm::Wilson),
+            None => maze,
+        };
+        let m = base.movement;
+        let (w, h) = self.character.unwrap_or((m.size.x, m.size.y));
+        let movement = lore_mazegen::Movement {
+            jump_height: self.jump_height.unwrap_or(m.jump_height),
+            jump_distance: self.jump_distance.unwrap_or(m.jump_distance),
+            size: lore_mazegen::Vec2::new(w, h),
+            ..m
+        };
+        lore_mazegen::SideConfig::new(maze, movement)
+    }
+}
+
+/// A checked side-scroller level in `format`.
+fn side_bytes(cli: &Cli, format: Format) -> Result<Vec<u8>, String> {
+    let level = lore_mazegen::generate_side(&cli.side_config()).map_err(|e| e.to_string())?;
+    let scale = cli.scale.unwrap_or(SIDE_SCALE);
+    Ok(match format {
+        Format::Json => level.to_json().into_bytes(),
+        Format::Ascii => level.to_ascii().into_bytes(),
+        Format::Svg => level.to_svg(scale).map_err(scale_hint)?.into_bytes(),
+        Format::Png => level.to_png(scale).map_err(scale_hint)?,
+        Format::Tmx => level.to_tmx().into_bytes(),
+    })
 }
 
 /// Opens the demo (a window, or headless PNGs) on the maze the flags describe, after checking
@@ -152,9 +233,10 @@ fn demo(cli: &Cli) -> Result<(), String> {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    let result = match cli.export {
-        Some(format) => export(&cli, format),
-        None => demo(&cli),
+    let result = match (cli.export, cli.side) {
+        (Some(format), _) => export(&cli, format),
+        (None, true) => export(&cli, Format::Ascii),
+        (None, false) => demo(&cli),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -194,6 +276,21 @@ mod tests {
         assert_eq!(given.style(&given.params()).scale, 2.5);
         let logic = cli(&[]);
         assert_eq!(logic.style(&logic.params()).scale, 6.0);
+    }
+
+    #[test]
+    fn side_flags_override_the_side_defaults() {
+        let cli = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("lore-maze").chain(args.iter().copied())).unwrap().side_config()
+        };
+        let defaults = lore_mazegen::SideConfig::default();
+        assert_eq!(cli(&["--side"]), defaults.seed(1), "the run seed (default 1) seeds the maze");
+        let c = cli(&["--side", "--width", "9", "--zones", "3", "--jump-height", "4", "--character", "0.5,1.2"]);
+        assert_eq!(c.maze.shape, lore_mazegen::Shape::Grid { width: 9, height: 8 });
+        assert_eq!((c.maze.zones, c.movement.jump_height), (3, 4.0));
+        assert_eq!(c.movement.size, lore_mazegen::Vec2::new(0.5, 1.2));
+        assert_eq!(c.movement.jump_distance, defaults.movement.jump_distance);
+        assert!(parse_size("1").is_err() && parse_size("a,2").is_err());
     }
 
     #[test]

@@ -137,3 +137,36 @@ fn a_full_disk_keeps_the_old_export() {
     assert!(unmounted);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn side_levels_are_written_as_ascii_png_and_tmx() {
+    let dir = scratch("side");
+    // ASCII on standard output by default.
+    let output = lore_maze(&["--side", "--width", "6", "--height", "3", "--zones", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains('@') && text.contains('!') && text.contains('a'), "{text}");
+    assert_eq!(text.lines().count(), 3 * 5 + 1, "3 rooms of 5 rows (floor included) with the default movement");
+    let tmx = dir.join("level.tmx");
+    let output = lore_maze(&["--side", "--export", "tmx", "--output", arg(&tmx)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let xml = std::fs::read_to_string(&tmx).unwrap();
+    assert!(xml.starts_with("<?xml") && xml.contains("<layer id=\"1\" name=\"terrain\""), "{xml}");
+    // An existing file is kept unless --force.
+    let output = lore_maze(&["--side", "--export", "tmx", "--output", arg(&tmx)]);
+    assert_fails_with(&output, "--force");
+    let png = dir.join("level.png");
+    let output = lore_maze(&["--side", "--export", "png", "--scale", "2", "--output", arg(&png)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    // Too large a picture names the option that fixes it; nothing is written.
+    let big = dir.join("big.png");
+    let output = lore_maze(&["--side", "--export", "png", "--scale", "500", "--output", arg(&big)]);
+    assert_fails_with(&output, "pass a smaller --scale");
+    assert!(!big.exists());
+    // Bad limits and a TMX of a plain maze are one-line errors.
+    assert_fails_with(&lore_maze(&["--side", "--jump-height", "0.5"]), "jump_height");
+    assert_fails_with(&lore_maze(&["--side", "--character", "2,1"]), "width");
+    assert_fails_with(&lore_maze(&["--export", "tmx", "--grid"]), "--side");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,6 +1,7 @@
 //! What to generate: the base graph, zones, cycles, bias and seed.
 
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
+use crate::tree_algorithm::TreeAlgorithm;
 
 /// Largest node count accepted (keeps `u32` ids and memory sane for untrusted sizes).
 pub const MAX_NODES: u64 = 1 << 26;
@@ -30,86 +31,7 @@ pub enum Shape {
     },
 }
 
-/// How the random spanning tree is drawn: the algorithm sets the maze's texture (corridor
-/// length, dead ends, a visible grain), the same choice knossos and the textbooks offer.
-///
-/// Every algorithm takes the horizontal bias (positive favours horizontal passages) and gives a
-/// perfect maze (a spanning tree) for the same seed on every platform. [`Eller`](Self::Eller),
-/// [`Sidewinder`](Self::Sidewinder) and [`BinaryTree`](Self::BinaryTree) work row by row and
-/// need a grid; the others run on logic mazes too.
-///
-/// | algorithm | texture |
-/// | --- | --- |
-/// | `Kruskal` | many short dead ends, no grain |
-/// | `Wilson`, `AldousBroder` | uniform among all spanning trees (unbiased) |
-/// | `RecursiveBacktracker` | long winding corridors, few dead ends |
-/// | `Prim` | many short dead ends radiating from the start |
-/// | `HuntAndKill` | long corridors like the backtracker, a little more branching |
-/// | `GrowingTree` | between the backtracker (100 % newest) and Prim (0 %) |
-/// | `Eller` | rows of runs, any height in constant memory per row |
-/// | `Sidewinder` | an open top row, vertical grain |
-/// | `BinaryTree` | an open top row and left column, a diagonal grain |
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum TreeAlgorithm {
-    /// Kruskal over a random edge order (horizontal and vertical edges drawn with weights
-    /// `1 + bias` and `1 - bias`). Fast; with bias 0 the order is a uniform shuffle.
-    #[default]
-    Kruskal,
-    /// Wilson's loop-erased random walks: with bias 0 the tree is exactly uniform among all
-    /// spanning trees; with a bias, walks step horizontally with weight `1 + bias` and vertically
-    /// with `1 - bias`, each at least 0.01 so a walk can always leave its row or column.
-    Wilson,
-    /// Depth-first search from the start with a stack: step to a random unvisited neighbour
-    /// (weighted by the bias as Wilson's walks are), back up when there is none.
-    RecursiveBacktracker,
-    /// Randomised Prim: grow the tree by a random frontier edge (drawn with weight `1 + bias`
-    /// for horizontal edges and `1 − bias` for vertical ones).
-    Prim,
-    /// Walk to random unvisited neighbours until stuck, then hunt for the first unvisited node
-    /// (raster order on a grid, breadth-first order on a logic maze) and join it to the tree.
-    HuntAndKill,
-    /// A random walk over the whole graph that keeps the first entry into each node: uniform
-    /// spanning trees like Wilson's, slower (the walk must cover the graph).
-    AldousBroder,
-    /// The growing-tree family: a list of active nodes, extended from the newest one with
-    /// probability `newest_percent` / 100 and from a random one otherwise (100 is the
-    /// backtracker's texture, 0 close to Prim's).
-    GrowingTree {
-        /// Percentage (0 to 100) of steps taken from the newest active node.
-        newest_percent: u8,
-    },
-    /// Eller's row-by-row algorithm (grids only): neighbours in a row join with probability
-    /// `(1 + bias) / 2`, each set carries down at least once.
-    Eller,
-    /// Sidewinder (grids only): runs along each row (continued with probability
-    /// `(1 + bias) / 2`), each opening up from one random cell; the top row is one corridor.
-    Sidewinder,
-    /// Binary tree (grids only): every cell opens left (probability `(1 + bias) / 2`) or up.
-    BinaryTree,
-}
-
 impl TreeAlgorithm {
-    /// Every algorithm, growing tree at 50 % newest.
-    pub const ALL: [TreeAlgorithm; 10] = [
-        TreeAlgorithm::Kruskal,
-        TreeAlgorithm::Wilson,
-        TreeAlgorithm::RecursiveBacktracker,
-        TreeAlgorithm::Prim,
-        TreeAlgorithm::HuntAndKill,
-        TreeAlgorithm::AldousBroder,
-        TreeAlgorithm::GrowingTree { newest_percent: 50 },
-        TreeAlgorithm::Eller,
-        TreeAlgorithm::Sidewinder,
-        TreeAlgorithm::BinaryTree,
-    ];
-
-    /// True for the algorithms that work row by row and so need a grid.
-    #[must_use]
-    pub fn grid_only(self) -> bool {
-        matches!(self, Self::Eller | Self::Sidewinder | Self::BinaryTree)
-    }
-
     /// Checks the algorithm's parameter.
     ///
     /// # Errors
@@ -117,7 +39,7 @@ impl TreeAlgorithm {
     pub fn validate(self) -> Result<(), Error> {
         match self {
             Self::GrowingTree { newest_percent } if newest_percent > 100 => {
-                Err(Error::Config("tree: growing tree newest_percent must be 0 to 100".to_owned()))
+                Err(Error::Config(ConfigError::GrowingTreePercent))
             }
             _ => Ok(()),
         }
@@ -248,52 +170,49 @@ impl Config {
     /// # Errors
     /// [`Error::Config`] naming the first field out of range.
     pub fn validate(&self) -> Result<(), Error> {
-        let bad = |m: &str| Err(Error::Config(m.to_owned()));
+        let bad = |e: ConfigError| Err(Error::Config(e));
         match self.shape {
             Shape::Points { count, width, height } => {
                 if self.tree.grid_only() {
-                    return Err(Error::Config(format!(
-                        "tree: {:?} works row by row and needs a grid (use another algorithm for points)",
-                        self.tree
-                    )));
+                    return bad(ConfigError::GridOnlyTree { tree: self.tree });
                 }
                 if count < 3 {
-                    return bad("points: need at least 3");
+                    return bad(ConfigError::TooFewPoints);
                 }
                 if !(width.is_finite() && height.is_finite() && width > 0.0 && height > 0.0) {
-                    return bad("points: width and height must be finite and positive");
+                    return bad(ConfigError::PointArea);
                 }
             }
             Shape::Grid { width, height } => {
                 if width == 0 || height == 0 {
-                    return bad("grid: width and height must be at least 1");
+                    return bad(ConfigError::GridSize);
                 }
             }
         }
         let n = self.requested_nodes();
         if n > MAX_NODES {
-            return bad("too many nodes (limit 2^26)");
+            return bad(ConfigError::TooManyNodes);
         }
         if self.zones == 0 || self.zones > MAX_ZONES {
-            return bad("zones: must be 1 to 256");
+            return bad(ConfigError::Zones);
         }
         if u64::from(self.zones) > n {
-            return bad("zones: more zones than nodes");
+            return bad(ConfigError::MoreZonesThanNodes);
         }
         if !(self.horizontal_bias.is_finite() && (-1.0..=1.0).contains(&self.horizontal_bias)) {
-            return bad("horizontal_bias: must be in -1.0..=1.0");
+            return bad(ConfigError::Bias);
         }
         if !(self.balance_goal.is_finite() && self.balance_goal >= 0.0) {
-            return bad("balance_goal: must be finite and non-negative");
+            return bad(ConfigError::BalanceGoal);
         }
         self.tree.validate()?;
         if self.balance_tries == 0 {
-            return bad("balance_tries: must be at least 1");
+            return bad(ConfigError::BalanceTries);
         }
         if let Some(root) = self.root
             && u64::from(root) >= n
         {
-            return bad("root: no such node");
+            return bad(ConfigError::Root);
         }
         Ok(())
     }

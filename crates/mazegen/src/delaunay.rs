@@ -5,7 +5,7 @@ use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 
-use crate::error::Error;
+use crate::error::{Error, TriangulationError};
 
 /// `count` uniform random points in `[0, width] × [0, height]`.
 pub(crate) fn random_points(rng: &mut Pcg64Mcg, count: u32, width: f32, height: f32) -> Vec<Vec2> {
@@ -23,10 +23,10 @@ pub(crate) fn random_points(rng: &mut Pcg64Mcg, count: u32, width: f32, height: 
 pub(crate) fn triangulate(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<[u32; 2]>), Error> {
     let mut input: Vec<Point2<f64>> = points.iter().map(|p| Point2::new(f64::from(p.x), f64::from(p.y))).collect();
     in_bulk_load_order(&mut input);
-    let t =
-        DelaunayTriangulation::<Point2<f64>>::bulk_load(input).map_err(|e| Error::Triangulation(format!("{e:?}")))?;
+    let t = DelaunayTriangulation::<Point2<f64>>::bulk_load(input)
+        .map_err(|e| Error::Triangulation(TriangulationError::Refused { reason: format!("{e:?}") }))?;
     if t.num_vertices() < 2 {
-        return Err(Error::Triangulation("fewer than 2 distinct points".to_owned()));
+        return Err(Error::Triangulation(TriangulationError::TooFewDistinct));
     }
     // Positions were f32 before the widening, so narrowing them back is exact.
     #[allow(clippy::cast_possible_truncation)]

@@ -53,14 +53,30 @@
 //! [`Generator`] is an iterator of [`Step`]s (graph, tree, each door, each key, each cycle);
 //! [`Generator::maze`] shows the state after each. [`generate`] runs the same steps.
 //!
+//! # Side-scroller levels
+//! [`generate_side`] turns a grid maze into a tile level ([`SideLevel`]) that a character with
+//! stated [`Movement`] limits can beat: vertical passages become ladders, one-way platforms,
+//! ledges, lifts or hatches within its jump, and [`check_side`] proves every level beatable in
+//! key order with jump arcs of its own before it is returned. [`SideGenerator`] steps it; the
+//! level exports ASCII, JSON, SVG, PNG and Tiled's `.tmx`.
+//!
+//! ```
+//! use lore_mazegen::{SideConfig, check_side, generate_side};
+//! let level = generate_side(&SideConfig::default().seed(2))?;
+//! assert_eq!(check_side(&level)?.keys_per_stage.concat().len(), 3);
+//! # Ok::<(), lore_mazegen::Error>(())
+//! ```
+//!
 //! # Feature flags
-//! - `pictures` (default): [`to_svg`], [`to_png`], [`to_rgba`]. Without it the crate has no
-//!   image dependency.
+//! - `pictures` (default): [`to_svg`], [`to_png`], [`to_rgba`] and the same methods of
+//!   [`SideLevel`]. Without it the crate has no image dependency.
 //! - `serde`: `Serialize` / `Deserialize` for [`Config`], [`Maze`] and its parts,
 //!   [`Solution`], [`Measures`], [`Cell`] and [`GridTree`]. A config is checked with
 //!   [`Config::validate`] and a grid tree must be a spanning tree of its grid when read; a maze
 //!   is plain data (hand-made ones are allowed), so run [`check`] on one from an untrusted
-//!   file. [`to_json`] is a separate, fixed export format.
+//!   file. [`to_json`] is a separate, fixed export format. The side-scroller types too:
+//!   [`SideConfig`] and [`Movement`] are checked when read ([`Movement::validate`]); a
+//!   [`SideLevel`] is plain data, so run [`check_side`] on one from an untrusted file.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
@@ -75,6 +91,7 @@ struct ReadmeDoctests;
 mod config;
 mod error;
 mod maze;
+mod tree_algorithm;
 // Layer 2, tools: the one shuffle, disjoint sets, adjacency lists.
 mod adjacency;
 mod random;
@@ -91,14 +108,19 @@ mod solve;
 mod steps;
 // Layer 6, the exports (they draw the checker's solution).
 mod export;
+// Layer 7, side-scroller levels drawn from grid mazes: generator, reachability check, files.
+mod side;
 // Serde support for the configuration (feature `serde`; the plain types derive theirs).
 #[cfg(feature = "serde")]
 mod serde_impls;
 
-pub use config::{Config, MAX_NODES, MAX_ZONES, Shape, TreeAlgorithm};
+pub use config::{Config, MAX_NODES, MAX_ZONES, Shape};
 #[allow(deprecated)]
 pub use error::MazeError;
-pub use error::{Error, Unsolvable};
+pub use error::{
+    ConfigError, Error, ExportError, MalformedError, MovementError, MovementField, TriangulationError, Unbeatable,
+    Unsolvable,
+};
 #[allow(deprecated)]
 pub use export::colour_rgb;
 #[cfg(feature = "pictures")]
@@ -107,8 +129,13 @@ pub use export::{color_rgb, to_ascii, to_json, zone_rgb};
 pub use glam::Vec2;
 pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap, TilePos};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
+pub use side::{
+    Climb, LevelTile, Lift, MAX_LEVEL_TILES, Movement, SideConfig, SideGenerator, SideLevel, SideSolution, SideStep,
+    TMX_TILE_PIXELS, TMX_TILES, check_side, generate_side,
+};
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};
+pub use tree_algorithm::TreeAlgorithm;
 
 /// The guide's examples (`docs/mazegen.md`) run as doctests.
 #[cfg(all(doctest, feature = "pictures"))]

@@ -8,7 +8,8 @@
 use serde::Deserialize;
 
 use crate::Error;
-use crate::config::{Config, Shape, TreeAlgorithm};
+use crate::config::{Config, Shape};
+use crate::tree_algorithm::TreeAlgorithm;
 
 /// [`Config`]'s fields, as written, before they are checked.
 #[derive(Deserialize)]

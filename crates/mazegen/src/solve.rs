@@ -7,7 +7,7 @@
 //! every node.
 
 use crate::adjacency::Adjacency;
-use crate::error::{Error, Unsolvable};
+use crate::error::{Error, MalformedError, Unsolvable};
 use crate::maze::{Key, Maze};
 
 /// What the checker found in a completable maze.
@@ -54,22 +54,22 @@ pub struct Measures {
 fn validate(maze: &Maze) -> Result<(), Error> {
     let n = maze.positions.len();
     if n == 0 {
-        return Err(Error::Malformed("no nodes".to_owned()));
+        return Err(Error::Malformed(MalformedError::NoNodes));
     }
     if n > u32::MAX as usize - 1 {
-        return Err(Error::Malformed("too many nodes".to_owned()));
+        return Err(Error::Malformed(MalformedError::TooManyNodes));
     }
     if maze.root as usize >= n {
-        return Err(Error::Malformed(format!("root {} does not exist", maze.root)));
+        return Err(Error::Malformed(MalformedError::RootMissing { root: maze.root }));
     }
     for (i, e) in maze.edges.iter().enumerate() {
         if e.a as usize >= n || e.b as usize >= n {
-            return Err(Error::Malformed(format!("edge {i} ({}-{}) names a missing node", e.a, e.b)));
+            return Err(Error::Malformed(MalformedError::EdgeNode { edge: i, a: e.a, b: e.b }));
         }
     }
     for k in &maze.keys {
         if k.node as usize >= n {
-            return Err(Error::Malformed(format!("key of color {} on missing node {}", k.color, k.node)));
+            return Err(Error::Malformed(MalformedError::KeyNode { color: k.color, node: k.node }));
         }
     }
     Ok(())

@@ -4,10 +4,10 @@ use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
 use crate::adjacency::Adjacency;
-use crate::config::TreeAlgorithm;
 use crate::maze::NO_NODE;
 use crate::random::shuffle;
 use crate::sets::{DisjointSets, PREFETCH_AHEAD};
+use crate::tree_algorithm::TreeAlgorithm;
 use crate::walkers::{self, GeneralGraph, Walker};
 
 /// Picks the tree edges (indices into `graph`). `horizontal[i]` classes edge `i` for the bias.

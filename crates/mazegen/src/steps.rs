@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::{Config, Shape};
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 use crate::grid::GridTree;
 use crate::maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 use crate::{delaunay, spanning, zones};
@@ -127,13 +127,13 @@ impl Generator {
         };
         let n = positions.len();
         if usize::from(config.zones) > n {
-            return Err(Error::Config(format!("zones: {} zones but only {n} distinct points", config.zones)));
+            return Err(Error::Config(ConfigError::ZonesOverPoints { zones: config.zones, points: n }));
         }
         let root = match (layout, config.root) {
             (Layout::Grid { .. }, _) => 0,
             (Layout::Points, Some(r)) if (r as usize) < n => r,
             (Layout::Points, Some(r)) => {
-                return Err(Error::Config(format!("root: node {r} does not exist ({n} distinct points)")));
+                return Err(Error::Config(ConfigError::RootMissing { root: r, points: n }));
             }
             (Layout::Points, None) => {
                 let top_left = match config.shape {

@@ -116,6 +116,15 @@ fn bad_configs_are_rejected() {
     for config in bad {
         assert!(matches!(generate(&config), Err(Error::Config(_))), "{config:?}");
     }
+    // The reasons are typed: a caller can tell them apart without reading the message.
+    use lore_mazegen::ConfigError;
+    assert_eq!(generate(&Config::grid(0, 5)), Err(Error::Config(ConfigError::GridSize)));
+    assert_eq!(generate(&Config::grid(5, 5).bias(1.5)), Err(Error::Config(ConfigError::Bias)));
+    assert_eq!(generate(&Config::grid(5, 5).balance(0.2, 0)), Err(Error::Config(ConfigError::BalanceTries)));
+    assert_eq!(
+        Error::Config(ConfigError::ZonesOverPoints { zones: 9, points: 4 }).to_string(),
+        "invalid configuration: zones: 9 zones but only 4 distinct points"
+    );
 }
 
 #[test]
@@ -302,6 +311,13 @@ fn oversized_pictures_name_the_scale_that_fits() {
     let text = err.to_string();
     assert!(text.contains("20016 × 216 pixels") && text.contains(&MAX_PICTURE_SIDE.to_string()), "{text}");
     let fit: f32 = text.split("a scale of at most ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    // The same figures as typed fields, for a caller that matches rather than reads.
+    match err {
+        Error::Export(lore_mazegen::ExportError::PictureTooLarge { width, height, limit, max_scale }) => {
+            assert_eq!((width, height, limit, max_scale), (20016.0, 216.0, MAX_PICTURE_SIDE, Some(fit)));
+        }
+        other => panic!("{other:?}"),
+    }
     let png = to_png(&maze, &Style { scale: fit, ..Style::default() }).unwrap();
     assert_eq!(&png[1..4], b"PNG");
     assert!(to_png(&maze, &Style { scale: fit + 0.02, ..Style::default() }).is_err());

@@ -8,7 +8,7 @@ pub use json::to_json;
 #[cfg(feature = "pictures")]
 pub use picture::{MAX_PICTURE_SIDE, Style, to_png, to_rgba, to_svg};
 
-use crate::error::Error;
+use crate::error::{Error, ExportError};
 use crate::grid::{ASCII_COLORS, CellMap, TileMap};
 use crate::maze::Maze;
 
@@ -24,18 +24,11 @@ pub fn to_ascii(maze: &Maze) -> Result<String, Error> {
     if let Some(c) = maze.edges.iter().filter_map(|e| e.door).chain(maze.keys.iter().map(|k| k.color)).max()
         && usize::from(c) >= ASCII_COLORS
     {
-        return Err(Error::Export(format!(
-            "ASCII has letters for {ASCII_COLORS} door colors (A-Z, keys a-z) and this maze uses {}; \
-             export JSON, SVG or PNG instead",
-            usize::from(c) + 1
-        )));
+        return Err(Error::Export(ExportError::TooManyColors { letters: ASCII_COLORS, colors: usize::from(c) + 1 }));
     }
     let tiles = TileMap::from_cells(&CellMap::from_maze(maze)?);
     if let Some(c) = tiles.start_key() {
-        return Err(Error::Export(format!(
-            "a key of color {c} lies on the start cell, where the ASCII map shows only `@`; \
-             export JSON, SVG or PNG instead"
-        )));
+        return Err(Error::Export(ExportError::KeyOnStart { color: c }));
     }
     Ok(tiles.to_ascii())
 }

@@ -10,7 +10,7 @@ use std::io::Write as _;
 use glam::{Vec2, vec2};
 
 use super::{color_rgb, zone_rgb};
-use crate::error::Error;
+use crate::error::{Error, ExportError, MalformedError};
 use crate::grid::CellMap;
 use crate::maze::{EdgeKind, Maze};
 
@@ -99,26 +99,22 @@ fn picture_size(min: Vec2, max: Vec2, style: &Style) -> Result<(u32, u32), Error
     if extent.x > limit || extent.y > limit {
         let room = limit - 2.0 * style.margin;
         let fit = (room / (max - min).max_element().max(f32::MIN_POSITIVE) * 100.0).floor() / 100.0;
-        let advice = if fit > 0.0 {
-            format!("a scale of at most {fit} fits")
-        } else {
-            "the margin alone is too wide".to_owned()
-        };
-        return Err(Error::Export(format!(
-            "the picture would be {:.0} × {:.0} pixels, over the limit of {MAX_PICTURE_SIDE} a side ({advice})",
-            extent.x.ceil(),
-            extent.y.ceil()
-        )));
+        return Err(Error::Export(ExportError::PictureTooLarge {
+            width: extent.x.ceil(),
+            height: extent.y.ceil(),
+            limit: MAX_PICTURE_SIDE,
+            max_scale: (fit > 0.0).then_some(fit),
+        }));
     }
     Ok((extent.x.ceil().max(1.0) as u32, extent.y.ceil().max(1.0) as u32))
 }
 
 fn layout(maze: &Maze, style: &Style) -> Result<Canvas, Error> {
     if !(style.scale.is_finite() && style.scale > 0.0 && style.margin.is_finite() && style.margin >= 0.0) {
-        return Err(Error::Export("style: scale must be positive and margin non-negative".to_owned()));
+        return Err(Error::Export(ExportError::Style));
     }
     if maze.positions.iter().any(|p| !p.is_finite()) {
-        return Err(Error::Export("a node position is not finite".to_owned()));
+        return Err(Error::Export(ExportError::NonFinitePosition));
     }
     let (min, max) = match maze.grid_size() {
         Some((w, h)) => (Vec2::ZERO, vec2(w as f32, h as f32)),
@@ -393,7 +389,7 @@ pub fn to_png(maze: &Maze, style: &Style) -> Result<Vec<u8>, Error> {
     validate(maze)?;
     let canvas = layout(maze, style)?;
     let (w, h) = canvas.size;
-    let encoding = |e: png::EncodingError| Error::Export(format!("PNG encoding: {e}"));
+    let encoding = |e: png::EncodingError| Error::Export(ExportError::Png { message: e.to_string() });
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, w, h);
     encoder.set_color(png::ColorType::Indexed);
@@ -409,7 +405,7 @@ pub fn to_png(maze: &Maze, style: &Style) -> Result<Vec<u8>, Error> {
     {
         let mut stream = writer.stream_writer().map_err(encoding)?;
         paint(&canvas, |_, indices| {
-            stream.write_all(indices).map_err(|e| Error::Export(format!("PNG encoding: {e}")))
+            stream.write_all(indices).map_err(|e| Error::Export(ExportError::Png { message: e.to_string() }))
         })?;
         stream.finish().map_err(encoding)?;
     }
@@ -420,15 +416,15 @@ pub fn to_png(maze: &Maze, style: &Style) -> Result<Vec<u8>, Error> {
 fn validate(maze: &Maze) -> Result<(), Error> {
     let n = maze.positions.len();
     if n == 0 || maze.root as usize >= n {
-        return Err(Error::Malformed("no nodes or root out of range".to_owned()));
+        return Err(Error::Malformed(MalformedError::NoNodesOrRoot));
     }
     if maze.edges.iter().any(|e| e.a as usize >= n || e.b as usize >= n)
         || maze.graph.iter().any(|g| g.iter().any(|&v| v as usize >= n))
     {
-        return Err(Error::Malformed("an edge names a missing node".to_owned()));
+        return Err(Error::Malformed(MalformedError::MissingEdgeNode));
     }
     if maze.keys.iter().any(|k| k.node as usize >= n) {
-        return Err(Error::Malformed("a key lies on a missing node".to_owned()));
+        return Err(Error::Malformed(MalformedError::MissingKeyNode));
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! `CellMap`: per cell, is there a wall to the left and above?
 
-use crate::error::Error;
+use crate::error::{Error, MalformedError};
 use crate::maze::Maze;
 
 /// One grid cell, as in the post: `connected_left` / `connected_up` say there is no wall on that
@@ -39,16 +39,16 @@ impl CellMap {
     /// [`Error::Malformed`] if the maze is not a grid maze or an edge or key is not between
     /// or on grid cells.
     pub fn from_maze(maze: &Maze) -> Result<Self, Error> {
-        let (width, height) = maze.grid_size().ok_or_else(|| Error::Malformed("not a grid maze".to_owned()))?;
+        let (width, height) = maze.grid_size().ok_or(Error::Malformed(MalformedError::NotGrid))?;
         let n = width as usize * height as usize;
         if maze.zone.len() != n {
-            return Err(Error::Malformed("zone count does not match the grid".to_owned()));
+            return Err(Error::Malformed(MalformedError::ZoneCount));
         }
         let mut cells: Vec<Cell> = maze.zone.iter().map(|&zone| Cell { zone, ..Cell::default() }).collect();
         for e in &maze.edges {
             let (a, b) = (e.a.min(e.b), e.a.max(e.b));
             if b as usize >= n {
-                return Err(Error::Malformed(format!("edge {a}-{b} leaves the grid")));
+                return Err(Error::Malformed(MalformedError::EdgeLeavesGrid { a, b }));
             }
             let cell = &mut cells[b as usize];
             if b == a + 1 && b % width != 0 {
@@ -58,12 +58,12 @@ impl CellMap {
                 cell.connected_up = true;
                 cell.door_up = e.door;
             } else {
-                return Err(Error::Malformed(format!("edge {a}-{b} joins cells that are not neighbours")));
+                return Err(Error::Malformed(MalformedError::NotNeighbours { a, b }));
             }
         }
         for k in maze.keys.iter().rev() {
             let cell =
-                cells.get_mut(k.node as usize).ok_or_else(|| Error::Malformed(format!("key on node {}", k.node)))?;
+                cells.get_mut(k.node as usize).ok_or(Error::Malformed(MalformedError::KeyOffGrid { node: k.node }))?;
             cell.key = Some(k.color);
         }
         Ok(Self { width, height, cells, root: maze.root })

@@ -14,8 +14,8 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::tree::{GridTree, check};
-use crate::config::TreeAlgorithm;
 use crate::error::Error;
+use crate::tree_algorithm::TreeAlgorithm;
 use crate::walkers::{self, Walkable, Walker};
 
 /// The grid as a [`Walkable`] graph: cell `c = y * width + x`, edge `2c` to the right and

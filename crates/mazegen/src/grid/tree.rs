@@ -2,7 +2,7 @@
 //! what both carvers share (the size checks, the edge numbering, the orientation from a root).
 
 use crate::config::MAX_NODES;
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 use crate::spanning::{Rooted, orient_by};
 
 /// A perfect maze on a grid: a spanning tree of the `width × height` grid-graph, stored as two
@@ -181,13 +181,13 @@ pub(super) fn ends(edge: u32, width: u32) -> (u32, u32) {
 /// The checks shared by both carvers.
 pub(super) fn check(width: u32, height: u32, horizontal_bias: f32) -> Result<(), Error> {
     if width == 0 || height == 0 {
-        return Err(Error::Config("grid: width and height must be at least 1".to_owned()));
+        return Err(Error::Config(ConfigError::GridSize));
     }
     if u64::from(width) * u64::from(height) > MAX_NODES {
-        return Err(Error::Config("too many nodes (limit 2^26)".to_owned()));
+        return Err(Error::Config(ConfigError::TooManyNodes));
     }
     if !(horizontal_bias.is_finite() && (-1.0..=1.0).contains(&horizontal_bias)) {
-        return Err(Error::Config("horizontal_bias: must be in -1.0..=1.0".to_owned()));
+        return Err(Error::Config(ConfigError::Bias));
     }
     Ok(())
 }

@@ -74,11 +74,11 @@ impl TileMap {
         let mut out: Vec<TilePos> = Vec::with_capacity(path.len().saturating_mul(2));
         for &node in path {
             let t = self.node_tile(node).ok_or_else(|| {
-                Error::Malformed(format!(
-                    "path node {node} is outside the {}x{}-cell map",
-                    self.width() / 2,
-                    self.height() / 2
-                ))
+                Error::Malformed(crate::error::MalformedError::PathNode {
+                    node,
+                    width: self.width() / 2,
+                    height: self.height() / 2,
+                })
             })?;
             if let Some(&last) = out.last() {
                 if last == t {
