@@ -1,7 +1,7 @@
 //! The web runner: the same demos, behind the same [`Demo`](crate::Demo) trait, in a page.
 //!
-//! Built for `wasm32-unknown-unknown` with the `window` feature, [`start`] runs the windowed
-//! runner in a canvas appended to the page: winit's web backend for events, wgpu on WebGPU
+//! Built for `wasm32-unknown-unknown` with the `window` feature, `start` (wasm32 only) runs the
+//! windowed runner in a canvas appended to the page: winit's web backend for events, wgpu on WebGPU
 //! where the browser has it and on WebGL2 otherwise (`?backend=webgl` forces WebGL2). The
 //! page's address chooses what runs ([`PageArgs`]):
 //!
