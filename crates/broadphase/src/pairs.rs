@@ -365,7 +365,7 @@ impl PairSort {
                     jobs.push((&parts[p].keys[start..end], here));
                 }
             }
-            par::run(&mut jobs, |(keys, here)| write_pairs(keys, here, pair));
+            par::run_on(parts.len(), &mut jobs, |(keys, here)| write_pairs(keys, here, pair));
             self.write_jobs.keep(jobs);
             return;
         }

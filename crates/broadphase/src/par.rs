@@ -163,9 +163,15 @@ unsafe impl Sync for Spare {}
 std::thread_local! {
     /// How many runs on this thread were split across threads (tests check the split happens).
     pub(crate) static SPLIT_RUNS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    /// The most threads a split run on this thread asked the pool for (tests check a pass
+    /// never takes more threads than its index may use).
+    pub(crate) static MOST_THREADS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
-/// Runs `f` on every part, on up to as many threads as parts (see [`run_on`]).
+/// Runs `f` on every part, on up to as many threads as parts (see [`run_on`]): only for
+/// passes cut into one part per thread. A pass cut into more parts than its index's threads
+/// (several per thread, or one per chunk) calls [`run_on`] with the index's thread count, or
+/// it would start and spin as many helpers as it has parts.
 pub(crate) fn run<P: Send>(parts: &mut [P], f: impl Fn(&mut P) + Sync) {
     run_on(parts.len(), parts, f);
 }
@@ -181,6 +187,8 @@ pub(crate) fn run_on<P: Send>(threads: usize, parts: &mut [P], f: impl Fn(&mut P
     if threads > 1 && parts.len() > 1 {
         #[cfg(test)]
         SPLIT_RUNS.with(|c| c.set(c.get() + 1));
+        #[cfg(test)]
+        MOST_THREADS.with(|c| c.set(c.get().max(threads.min(parts.len()))));
         let base = PartsPtr(parts.as_mut_ptr());
         let n = parts.len();
         let task = move |i: usize| {
@@ -688,6 +696,8 @@ mod tests {
             Box::new(Sweep::new(Axis::X)),
         ];
         let splits = || SPLIT_RUNS.with(core::cell::Cell::get);
+        let most_threads = || MOST_THREADS.with(core::cell::Cell::get);
+        MOST_THREADS.with(|c| c.set(0));
         for mut index in indexes {
             index.set_threads(2).unwrap();
             let ids: Vec<_> = boxes.iter().map(|&b| index.insert(b).unwrap()).collect();
@@ -714,6 +724,8 @@ mod tests {
                 let cells = matches!(index.name(), "grid" | "hash");
                 let want = if cells && order == 0 { 5 } else { 2 };
                 assert_eq!(splits() - before, want, "{} (order {order})", index.name());
+                // However many parts a pass is cut into, it runs on the index's two threads.
+                assert_eq!(most_threads(), 2, "{} (order {order})", index.name());
             }
             index.set_threads(1).unwrap();
             let before = splits();
