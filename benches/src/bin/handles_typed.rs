@@ -45,9 +45,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("slotmap", "insert") => {
             let mut a = slotmap::SlotMap::with_capacity(n);
             (0..n as u64)
-                .map(|i| {
+                .inspect(|&i| {
                     black_box(a.insert(i));
-                    i
                 })
                 .sum::<u64>()
         }
