@@ -1,7 +1,9 @@
 //! Serde support (feature `serde`) for the shapes with checked constructors.
 //!
 //! [`Disk`], [`Capsule`] and [`ConvexPolygon`] are written as plain records and read back
-//! through [`Disk::new`], [`Capsule::new`] and [`ConvexPolygon::hull`], so a level file cannot
+//! through [`Disk::new`], [`Capsule::new`] and [`ConvexPolygon::hull`]
+//! (`#[serde(into = …, try_from = …)]` on the type, with the record and the two conversions
+//! here), so a level file cannot
 //! hold a disk with a negative radius or a polygon with no area: reading it is an error with the
 //! constructor's message. The segment, box and ray are lore-geom's (checked the same way there);
 //! the reports and options derive their serde impls beside their definitions. Options
@@ -20,75 +22,67 @@
 use alloc::vec::Vec;
 
 use glam::Vec2;
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::shapes::{Capsule, ConvexPolygon, Disk, Segment};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Disk")]
-struct DiskRecord {
+pub(crate) struct DiskRecord {
     center: Vec2,
     radius: f32,
 }
 
-impl Serialize for Disk {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Disk { center, radius } = *self;
-        DiskRecord { center, radius }.serialize(serializer)
+impl From<Disk> for DiskRecord {
+    fn from(Disk { center, radius }: Disk) -> Self {
+        DiskRecord { center, radius }
     }
 }
 
-impl<'de> Deserialize<'de> for Disk {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let DiskRecord { center, radius } = DiskRecord::deserialize(deserializer)?;
-        Disk::new(center, radius).map_err(D::Error::custom)
+impl TryFrom<DiskRecord> for Disk {
+    type Error = Error;
+    fn try_from(r: DiskRecord) -> Result<Self, Error> {
+        Disk::new(r.center, r.radius)
     }
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Capsule")]
-struct CapsuleRecord {
+pub(crate) struct CapsuleRecord {
+    /// Its ends are checked by lore-geom's `Segment` as it is read.
     segment: Segment,
     radius: f32,
 }
 
-impl Serialize for Capsule {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Capsule { segment, radius } = *self;
-        CapsuleRecord { segment, radius }.serialize(serializer)
+impl From<Capsule> for CapsuleRecord {
+    fn from(Capsule { segment, radius }: Capsule) -> Self {
+        CapsuleRecord { segment, radius }
     }
 }
 
-impl<'de> Deserialize<'de> for Capsule {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // The segment's ends are checked by lore-geom's `Segment` as it is read.
-        let CapsuleRecord { segment, radius } = CapsuleRecord::deserialize(deserializer)?;
-        Capsule::new(segment.a, segment.b, radius).map_err(D::Error::custom)
+impl TryFrom<CapsuleRecord> for Capsule {
+    type Error = Error;
+    fn try_from(r: CapsuleRecord) -> Result<Self, Error> {
+        Capsule::new(r.segment.a, r.segment.b, r.radius)
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(rename = "ConvexPolygon")]
-struct PolygonRef<'a> {
-    points: &'a [Vec2],
-}
-
-#[derive(Deserialize)]
-#[serde(rename = "ConvexPolygon")]
-struct PolygonRecord {
+pub(crate) struct PolygonRecord {
     points: Vec<Vec2>,
 }
 
-impl Serialize for ConvexPolygon {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PolygonRef { points: self.points() }.serialize(serializer)
+impl From<ConvexPolygon> for PolygonRecord {
+    fn from(p: ConvexPolygon) -> Self {
+        PolygonRecord { points: p.points().to_vec() }
     }
 }
 
-impl<'de> Deserialize<'de> for ConvexPolygon {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let PolygonRecord { points } = PolygonRecord::deserialize(deserializer)?;
-        ConvexPolygon::hull(&points).map_err(D::Error::custom)
+impl TryFrom<PolygonRecord> for ConvexPolygon {
+    type Error = Error;
+    fn try_from(r: PolygonRecord) -> Result<Self, Error> {
+        ConvexPolygon::hull(&r.points)
     }
 }

@@ -15,6 +15,11 @@ pub use lore_geom::{Aabb, Ray, Segment};
 
 /// A disk (filled circle).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::DiskRecord", try_from = "crate::serde_impls::DiskRecord")
+)]
 pub struct Disk {
     /// Centre.
     pub center: Vec2,
@@ -42,6 +47,11 @@ impl Disk {
 
 /// A capsule: all points within `radius` of the segment `a`–`b` (a stadium in 2D).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::CapsuleRecord", try_from = "crate::serde_impls::CapsuleRecord")
+)]
 pub struct Capsule {
     /// Core segment.
     pub segment: Segment,
@@ -65,6 +75,11 @@ impl Capsule {
 /// Build it with [`ConvexPolygon::hull`] from any points: winding, duplicates, interior points
 /// and concavities are taken care of.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::serde_impls::PolygonRecord", try_from = "crate::serde_impls::PolygonRecord")
+)]
 pub struct ConvexPolygon {
     points: Vec<Vec2>,
 }
