@@ -1,5 +1,5 @@
-//! Lossless compression of 16-bit audio in the klystrack family: delta and Gray coding, bit
-//! planes, Elias-gamma run lengths.
+//! Lossless compression of 8-, 16- and 24-bit audio of 1 to 8 channels in the klystrack family:
+//! delta and Gray coding, bit planes, Elias-gamma run lengths, and prediction + Rice codes.
 //!
 //! Three layers:
 //!
@@ -10,8 +10,13 @@
 //!   constant, as classic bit planes with the best of the four options, or as a fixed-order or
 //!   LPC prediction residual with partitioned Rice codes, whichever is smallest for the chosen
 //!   [`Effort`]), stereo with the second channel optionally coded against the first, wasted-bits
-//!   detection for upscaled 8-bit data, and a chunk table for seeking.
-//! - [`wav`]: 8- and 16-bit PCM WAV in and out, whole or piece by piece.
+//!   detection for upscaled 8-bit data, and a chunk table for seeking; 24-bit samples and 3 to
+//!   8 channels in version 2 files.
+//! - [`wav`]: 8- to 32-bit integer PCM WAV of 1 to 8 channels in and out (plain and
+//!   WAVE_FORMAT_EXTENSIBLE headers), whole or piece by piece.
+//!
+//! Samples travel as `i16` ([`Audio`], the fast path: 8 and 16 bits) or as `i32` at the source's
+//! scale (`Audio<i32>`: every depth, 24-bit included); see [`Audio`].
 //!
 //! Beside them, [`mix`] plays decoded clips: a fixed-voice [`Mixer`](mix::Mixer) with gains and
 //! saturating 16-bit output, allocating nothing per mixed block.
