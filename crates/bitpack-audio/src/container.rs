@@ -435,6 +435,9 @@ pub fn decode_chunk_i32(payload: &[u8], channels: u8, out: &mut [i32]) -> Result
         }
         return Ok(());
     }
+    if ch == 1 {
+        return predict::decode_block_wide(&mut r, out, WIDE);
+    }
     let mut one = vec![0i32; frames];
     for k in 0..ch {
         predict::decode_block_wide(&mut r, &mut one, WIDE)?;

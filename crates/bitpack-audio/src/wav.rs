@@ -281,7 +281,14 @@ pub fn put_samples_i32(samples: &[i32], bits: u8, out: &mut Vec<u8>) {
     match bits {
         8 => out.extend(samples.iter().map(|&s| (s + 128) as u8)),
         16 => samples.iter().for_each(|&s| out.extend_from_slice(&(s as i16).to_le_bytes())),
-        24 => samples.iter().for_each(|&s| out.extend_from_slice(&s.to_le_bytes()[..3])),
+        24 => {
+            // Sized once, then filled three bytes at a time (no capacity check per sample).
+            let start = out.len();
+            out.resize(start + 3 * samples.len(), 0);
+            for (o, &s) in out[start..].chunks_exact_mut(3).zip(samples) {
+                o.copy_from_slice(&s.to_le_bytes()[..3]);
+            }
+        }
         _ => samples.iter().for_each(|&s| out.extend_from_slice(&s.to_le_bytes())),
     }
 }
