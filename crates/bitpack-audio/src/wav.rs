@@ -8,7 +8,7 @@
 //! [`header_with_mask`]) gives the bytes that start it, [`put_samples`] (or [`put_samples_i32`])
 //! the data and [`pad`] the byte that may end it.
 //!
-//! Two sample paths, as for [`Audio`]: `i16` ([`read`], [`write`]: 8- and 16-bit files, 8-bit
+//! Two sample paths, as for [`Audio`]: `i16` ([`read`], [`write()`]: 8- and 16-bit files, 8-bit
 //! scaled up to 16) and `i32` ([`read_i32`], [`write_i32`]: every depth, at the file's own
 //! scale). Refusals are [`Error::WavUnsupported`] (float samples, more than 8 channels, a block
 //! align that does not match...) or [`Error::Wav`] (a broken file).
