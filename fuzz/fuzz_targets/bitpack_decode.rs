@@ -1,4 +1,4 @@
-//! Container and classic decoders on arbitrary bytes: no panic, no over-read (ASan), memory
+//! Container (both sample paths, versions 1 and 2) and classic decoders on arbitrary bytes: no panic, no over-read (ASan), memory
 //! bounded by the input. Run: `cargo +nightly fuzz run bitpack_decode -- -max_total_time=60`.
 //!
 //! Raw bytes rarely get past the header and chunk CRCs; `bitpack_container_crc` fixes them up and
@@ -17,13 +17,21 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(a) = container::decode_with_limits(data, limits) {
         assert!(a.samples.len() as u64 <= limits.max_samples);
     }
+    // The i32 path reads every depth (24-bit files, version 2).
+    if let Ok(a) = container::decode_i32_with_limits(data, limits) {
+        assert!(a.samples.len() as u64 <= limits.max_samples);
+    }
     if let Ok(r) = container::Reader::new(data) {
         for i in 0..r.chunks() + 1 {
             let _ = r.decode_chunk(i);
+            let _ = r.decode_chunk_i32(i);
         }
     }
     if let Ok(mut s) = container::StreamDecoder::new(data) {
         while let Ok(Some(_)) = s.next_chunk() {}
+    }
+    if let Ok(mut s) = container::StreamDecoder::new(data) {
+        while let Ok(Some(_)) = s.next_chunk_i32() {}
     }
     if let Some((&head, rest)) = data.split_first() {
         // First byte: option and a sample count of up to 4,080 (bounded memory).

@@ -281,6 +281,7 @@ fn encode_jobs(jobs: &[Job], a: &EncodeArgs, batch: &mut Batch<Option<String>>, 
     // buffers are kept from file to file.
     let mut data = Vec::new();
     let mut samples = Vec::new();
+    let mut wide = Vec::new();
     for job in jobs {
         let f = &job.input;
         read_into(f, &mut data)?;
@@ -291,16 +292,30 @@ fn encode_jobs(jobs: &[Job], a: &EncodeArgs, batch: &mut Batch<Option<String>>, 
         } else {
             let settings = Settings { effort: effort(a.preset), chunk_frames: a.chunk };
             let fail = |e: lore_bitpack_audio::Error| format!("{}: {e}", f.display());
-            let (mut enc, mut bytes) =
-                Encoder::new(info.sample_rate, info.channels, info.bits, info.frames, settings).map_err(fail)?;
+            // The channel mask of an extensible WAV goes into the file, so decoding writes it back.
+            let (mut enc, mut bytes) = Encoder::with_channel_mask(
+                info.sample_rate,
+                info.channels,
+                info.bits,
+                info.frames,
+                info.channel_mask,
+                settings,
+            )
+            .map_err(fail)?;
             let mut o = Output::create(&job.target, a.force)?;
             let bytes_per = usize::from(info.bits / 8);
             let piece = (a.chunk as usize * usize::from(info.channels) * bytes_per).max(1);
             let mut size = 0u64;
             for part in pcm.chunks(piece) {
-                samples.clear();
-                wav::get_samples(part, info.bits, &mut samples);
-                enc.feed(&samples, &mut bytes).map_err(fail)?;
+                if info.bits <= 16 {
+                    samples.clear();
+                    wav::get_samples(part, info.bits, &mut samples);
+                    enc.feed(&samples, &mut bytes).map_err(fail)?;
+                } else {
+                    wide.clear();
+                    wav::get_samples_i32(part, info.bits, &mut wide);
+                    enc.feed_i32(&wide, &mut bytes).map_err(fail)?;
+                }
                 o.write_all(&bytes)?;
                 size += bytes.len() as u64;
                 bytes.clear();
@@ -381,7 +396,7 @@ fn decode_classic(f: &Path, out: &Option<PathBuf>, given: Sidecar, limits: Limit
     let n = pick(given.samples, stored.as_ref().and_then(|s| s.samples))
         .ok_or_else(|| format!("--samples is required for a classic stream (or a sidecar {})", side.display()))?;
     let len = std::fs::metadata(f).map_err(|e| format!("{}: {e}", f.display()))?.len();
-    stream::check_claim(f, limits, n, len)?;
+    stream::check_claim(f, limits, n, 2, len)?;
     let rate = given.rate.or(stored.as_ref().and_then(|s| s.rate)).ok_or_else(|| {
         format!(
             "--rate is required for a classic stream: the stream does not hold its sample rate (or a sidecar {})",
@@ -466,7 +481,10 @@ fn stats(inputs: &[PathBuf], chunk: u32, per_chunk: bool, limits: Limits) -> Res
             stream::decode_in_memory(f, limits)?
         } else {
             let data = read(f)?;
-            inspect_wav(f, &data)?;
+            let info = inspect_wav(f, &data)?;
+            if info.bits > 16 {
+                return Err(stream::stats_depth(f, info.bits));
+            }
             wav::read(&data).map_err(|e| format!("{}: {e}", f.display()))?
         };
         let chunks = stats::classic_chunks(&audio, chunk);

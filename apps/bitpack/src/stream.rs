@@ -13,10 +13,10 @@ use crate::Res;
 use crate::output::Output;
 use crate::progress::Progress;
 
-/// Checks `claimed` samples from the `len`-byte input `f` against the caps
-/// ([`Limits::check_claim`]), naming the flag that raises the cap that refused it.
-pub fn check_claim(f: &Path, limits: Limits, claimed: u64, len: u64) -> Res<()> {
-    limits.check_claim(claimed, len).map_err(|e| match e {
+/// Checks `claimed` samples of `sample_bytes` bytes each from the `len`-byte input `f` against
+/// the caps ([`Limits::check_claim_bytes`]), naming the flag that raises the cap that refused it.
+pub fn check_claim(f: &Path, limits: Limits, claimed: u64, sample_bytes: u8, len: u64) -> Res<()> {
+    limits.check_claim_bytes(claimed, sample_bytes, len).map_err(|e| match e {
         Error::RatioLimit { .. } => format!("{}: {e} (raise it with --max-ratio)", f.display()),
         _ => format!("{}: {e} (raise it with --max-samples)", f.display()),
     })
@@ -40,12 +40,13 @@ fn input_error(f: &Path, e: Error) -> String {
 }
 
 /// Opens `input` (of `len` bytes) as a `.bpk` stream and checks its header against the caps and
-/// against what a WAV file can hold; returns the decoder and the WAV header.
-pub fn open<R: Read>(f: &Path, input: R, len: u64, limits: Limits) -> Res<(StreamDecoder<R>, [u8; 44])> {
+/// against what a WAV file can hold; returns the decoder and the WAV header (extensible with
+/// the file's channel mask when it keeps one, else plain PCM).
+pub fn open<R: Read>(f: &Path, input: R, len: u64, limits: Limits) -> Res<(StreamDecoder<R>, Vec<u8>)> {
     let dec = StreamDecoder::with_limits(input, limits).map_err(|e| input_error(f, e))?;
     let h = *dec.header();
-    check_claim(f, limits, h.samples(), len)?;
-    let head = wav::header(h.sample_rate, h.channels, h.bits, h.frames)
+    check_claim(f, limits, h.samples(), h.sample_bytes(), len)?;
+    let head = wav::header_with_mask(h.sample_rate, h.channels, h.bits, h.channel_mask, h.frames)
         .map_err(|e| format!("{}: cannot be written as WAV: {e}", f.display()))?;
     Ok((dec, head))
 }
@@ -55,7 +56,7 @@ pub fn open<R: Read>(f: &Path, input: R, len: u64, limits: Limits) -> Res<(Strea
 pub fn pump<R: Read>(
     f: &Path,
     mut dec: StreamDecoder<R>,
-    head: &[u8; 44],
+    head: &[u8],
     sink: &mut dyn FnMut(&[u8]) -> Res<()>,
     tick: &mut dyn FnMut(),
 ) -> Result<Header, Failure> {
@@ -63,12 +64,22 @@ pub fn pump<R: Read>(
     sink(head).map_err(Failure::Output)?;
     let mut bytes = Vec::new();
     let mut frames = 0u64;
-    while let Some(chunk) = dec.next_chunk().map_err(|e| Failure::Input(input_error(f, e)))? {
-        frames += (chunk.len() / usize::from(h.channels)) as u64;
-        bytes.clear();
-        wav::put_samples(&chunk, h.bits, &mut bytes);
-        sink(&bytes).map_err(Failure::Output)?;
-        tick();
+    if h.bits <= 16 {
+        while let Some(chunk) = dec.next_chunk().map_err(|e| Failure::Input(input_error(f, e)))? {
+            frames += (chunk.len() / usize::from(h.channels)) as u64;
+            bytes.clear();
+            wav::put_samples(&chunk, h.bits, &mut bytes);
+            sink(&bytes).map_err(Failure::Output)?;
+            tick();
+        }
+    } else {
+        while let Some(chunk) = dec.next_chunk_i32().map_err(|e| Failure::Input(input_error(f, e)))? {
+            frames += (chunk.len() / usize::from(h.channels)) as u64;
+            bytes.clear();
+            wav::put_samples_i32(&chunk, h.bits, &mut bytes);
+            sink(&bytes).map_err(Failure::Output)?;
+            tick();
+        }
     }
     // The decoder has checked the chunk table, so the frames are the header's.
     debug_assert_eq!(frames, h.frames);
@@ -111,11 +122,23 @@ pub fn verify(f: &Path, limits: Limits) -> Res<(u64, u8)> {
     }
 }
 
-/// Decodes `f` into memory (within the caps).
+/// Why `stats` refuses a file of `bits` bits per sample.
+pub fn stats_depth(f: &Path, bits: u8) -> String {
+    format!(
+        "{}: {bits}-bit audio: stats compares the classic bit-plane options, which code 8- and 16-bit \
+         samples only",
+        f.display()
+    )
+}
+
+/// Decodes `f` into memory (within the caps; 8- and 16-bit files).
 pub fn decode_in_memory(f: &Path, limits: Limits) -> Res<Audio> {
     let (file, len) = open_file(f)?;
     let (mut dec, _) = open(f, file, len, limits)?;
     let h = *dec.header();
+    if h.bits > 16 {
+        return Err(stats_depth(f, h.bits));
+    }
     let mut samples = Vec::new();
     while let Some(chunk) = dec.next_chunk().map_err(|e| input_error(f, e))? {
         samples.extend(chunk);

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use lore_bitpack_audio::{Audio, wav};
+use lore_bitpack_audio::{Audio, container, wav};
 
 mod common;
 use common::{bitpack, scratch};
@@ -239,5 +239,86 @@ fn stats_on_a_folder_that_cannot_be_listed_fails_naming_it() {
     assert!(!o.status.success(), "privileged {privileged}: {out}{err}");
     assert!(err.contains(path(&locked)) && err.contains("cannot list the folder"), "privileged {privileged}: {err}");
     assert!(err.contains("Permission denied"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A 24-bit 6-channel clip (5.1) with the 24-bit limits, silence and a full-scale square.
+fn surround() -> Audio<i32> {
+    let samples = (0..6 * 5000)
+        .map(|i: i32| match (i % 6, i / 6) {
+            (0, f) => ((f as f64 * 0.013).sin() * 8_000_000.0) as i32,
+            (1, f) => ((f as f64 * 0.017).sin() * 7_000_000.0) as i32 + f % 7,
+            (2, f) => [-(1 << 23), (1 << 23) - 1][(f as usize / 40) % 2],
+            (3, _) => 0,
+            (4, f) => (f.wrapping_mul(48_271) % (1 << 23)) - (1 << 22),
+            (_, f) => [-(1 << 23), (1 << 23) - 1, -1, 0][f as usize % 4],
+        })
+        .collect();
+    Audio { sample_rate: 48_000, channels: 6, bits: 24, samples }
+}
+
+#[test]
+fn a_24_bit_6_channel_wav_file_comes_back_bit_for_bit() {
+    let dir = scratch("surround");
+    let audio = surround();
+    // Extensible (5.1 mask) as hound and ffmpeg write it, and a plain PCM header as some tools do.
+    let files = [
+        ("ext", wav::write_i32(&audio).unwrap()),
+        ("plain", wav::write_i32_with_mask(&audio, None).unwrap()),
+        ("odd", wav::write_i32_with_mask(&Audio { channels: 3, ..audio.clone() }, Some(0x7)).unwrap()),
+    ];
+    for (name, original) in &files {
+        let (wav_in, bpk_dir) = (dir.join(format!("{name}.wav")), dir.join("bpk"));
+        let bpk = bpk_dir.join(format!("{name}.bpk"));
+        std::fs::write(&wav_in, original).unwrap();
+        for preset in ["classic", "fast", "max"] {
+            let back = dir.join(preset);
+            let (ok, out, err) = bitpack(&[
+                "encode",
+                path(&wav_in),
+                "-o",
+                path(&bpk_dir),
+                "--preset",
+                preset,
+                "--chunk",
+                "1000",
+                "--force",
+            ]);
+            assert!(ok, "{err}");
+            assert!(out.contains("bits/sample"), "{out}");
+            let bpk_bytes = std::fs::read(&bpk).unwrap();
+            assert_eq!(bpk_bytes[4], container::VERSION_WIDE);
+            assert!(bpk_bytes.len() < original.len(), "{name} {preset}: {} bytes", bpk_bytes.len());
+            let (ok, out, err) = bitpack(&["test", path(&bpk)]);
+            assert!(ok && out.contains(": OK"), "{out} {err}");
+            let (ok, _, err) = bitpack(&["decode", path(&bpk), "-o", path(&back), "--force"]);
+            assert!(ok, "{err}");
+            let got = std::fs::read(back.join(format!("{name}.wav"))).unwrap();
+            assert!(got == *original, "{name} {preset}: the WAV file differs");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn wav_files_the_codec_cannot_take_fail_with_one_clear_line() {
+    let dir = scratch("refused");
+    let thirty_two = Audio { sample_rate: 8000, channels: 1, bits: 32, samples: vec![1i32 << 30; 100] };
+    let f = dir.join("deep.wav");
+    std::fs::write(&f, wav::write_i32(&thirty_two).unwrap()).unwrap();
+    let (ok, _, err) = bitpack(&["encode", path(&f), "-o", path(&dir.join("out"))]);
+    assert!(!ok);
+    assert!(err.contains("deep.wav: bad .bpk header: bits per sample must be 8, 16 or 24"), "{err}");
+    let mut float = wav::write_i32(&Audio { bits: 24, samples: vec![0; 100], ..thirty_two }).unwrap();
+    float[44] = 3; // the extensible sub-format: IEEE float
+    let g = dir.join("float.wav");
+    std::fs::write(&g, &float).unwrap();
+    let (ok, _, err) = bitpack(&["encode", path(&g), "-o", path(&dir.join("out"))]);
+    assert!(!ok);
+    assert!(err.contains("float.wav: WAV: floating-point samples are not supported"), "{err}");
+    let s = dir.join("surround.wav");
+    std::fs::write(&s, wav::write_i32(&surround()).unwrap()).unwrap();
+    let (ok, _, err) = bitpack(&["stats", path(&s)]);
+    assert!(!ok && err.contains("24-bit audio: stats compares the classic bit-plane options"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

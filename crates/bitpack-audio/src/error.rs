@@ -45,9 +45,17 @@ pub enum Error {
     /// More samples than the format can describe.
     #[error("too many samples: {0}")]
     TooLong(u64),
-    /// A decoded sample does not fit in 16 bits.
-    #[error("decoded sample out of the 16-bit range")]
+    /// A sample does not fit in its bit depth (16 bits for the classic codec and the `i16` path,
+    /// the file's bits for the `i32` path).
+    #[error("sample out of the range of its bit depth")]
     SampleRange,
+    /// Audio of more than 16 bits asked for as `i16` samples: use the `i32` path
+    /// ([`crate::container::decode_i32`], [`crate::wav::read_i32`]).
+    #[error("{bits}-bit audio does not fit i16 samples: use the i32 path")]
+    NeedsI32 {
+        /// The audio's bits per sample.
+        bits: u8,
+    },
     /// The file does not start with the `.bpk` magic.
     #[error("not a .bpk file (bad magic)")]
     BadMagic,
@@ -89,24 +97,31 @@ pub enum Error {
     #[error(
         "file claims {claimed} samples, more than the limit of {limit} samples: {} bytes of PCM from a \
          {input_bytes}-byte file is over {max_ratio} times its size",
-        .claimed.saturating_mul(2)
+        .claimed.saturating_mul(u64::from(*.sample_bytes))
     )]
     RatioLimit {
         /// Samples (all channels together) the input claims.
         claimed: u64,
-        /// The most samples the ratio allows for this input (`max_ratio × input_bytes / 2`).
+        /// The most samples the ratio allows for this input (`max_ratio × input_bytes /
+        /// sample_bytes`).
         limit: u64,
         /// The input's size in bytes.
         input_bytes: u64,
-        /// The caller's cap: bytes of 16-bit PCM per byte of input.
+        /// The caller's cap: bytes of PCM per byte of input.
         max_ratio: u64,
+        /// Bytes of PCM a sample counts for: 2 for 8- and 16-bit files, 3 for 24-bit ones.
+        sample_bytes: u8,
     },
     /// A `.bpk` stream ended early (truncated file).
     #[error("file ends early (truncated?) in the {0}")]
     UnexpectedEnd(&'static str),
-    /// A WAV file this crate cannot read.
+    /// A WAV file this crate cannot read (a broken or missing chunk).
     #[error("WAV: {0}")]
     Wav(&'static str),
+    /// A well-formed WAV file in a format this crate does not handle, or a layout it cannot
+    /// write.
+    #[error("WAV: {0}")]
+    WavUnsupported(WavUnsupported),
     /// Reading the input failed for a reason other than its end (a disk error, a closed pipe,
     /// permission denied): the file may be fine, the read was not.
     ///
@@ -120,6 +135,42 @@ pub enum Error {
         what: &'static str,
         /// What the operating system reported.
         kind: std::io::ErrorKind,
+    },
+}
+
+/// What a WAV file asks for that this crate does not handle (the reader) or a WAV file cannot
+/// describe (the writer): [`Error::WavUnsupported`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WavUnsupported {
+    /// IEEE float samples (format 3, or its extensible sub-format): lossless integer PCM only.
+    #[error("floating-point samples are not supported (integer PCM only)")]
+    Float,
+    /// A format code other than PCM (1), float (3) or extensible (0xFFFE), or an extensible
+    /// sub-format other than PCM and float: compressed WAV (ADPCM, mu-law...).
+    #[error("format code {0:#06x} is not supported (integer PCM only)")]
+    Encoding(u16),
+    /// A channel count outside 1 ..= 8.
+    #[error("{0} channels: 1 to 8 are supported")]
+    Channels(u16),
+    /// Bits per sample other than 8, 16, 24 or 32.
+    #[error("{0} bits per sample: 8, 16, 24 and 32 are supported")]
+    Bits(u16),
+    /// A block align (bytes per frame) other than channels × bytes per sample.
+    #[error("block align {found}, expected {expected} (channels × bytes per sample)")]
+    BlockAlign {
+        /// Channels × bytes per sample.
+        expected: u32,
+        /// What the file says.
+        found: u16,
+    },
+    /// An extensible header whose valid bits per sample are 0 or more than its container's.
+    #[error("{valid} valid bits in a {container}-bit sample")]
+    ValidBits {
+        /// Valid bits per sample.
+        valid: u16,
+        /// Bits per sample of the container.
+        container: u16,
     },
 }
 

@@ -76,7 +76,13 @@ fn the_ratio_cap_bounds_the_output_by_the_input_size_and_is_inclusive() {
     assert_eq!(fits.check_claim(claimed, len), Ok(()));
     assert_eq!(container::decode_with_limits(&file, fits).unwrap().samples.len() as u64, claimed);
     let tight = Limits::NONE.with_max_ratio(needed - 1);
-    let refused = Error::RatioLimit { claimed, limit: (needed - 1) * len / 2, input_bytes: len, max_ratio: needed - 1 };
+    let refused = Error::RatioLimit {
+        claimed,
+        limit: (needed - 1) * len / 2,
+        input_bytes: len,
+        max_ratio: needed - 1,
+        sample_bytes: 2,
+    };
     assert_eq!(tight.check_claim(claimed, len), Err(refused.clone()));
     assert_eq!(container::decode_with_limits(&file, tight), Err(refused.clone()));
     assert_eq!(Reader::with_limits(&file, tight).err(), Some(refused.clone()));

@@ -9,7 +9,7 @@ use super::Effort;
 use super::lpc::{
     LPC_PREC, MAX_LPC, fixed_sums, log2_approx, lpc_analysis, lpc_predict, lpc_sums, quantize, residuals,
 };
-use super::rice::{Sums, estimate_rice, partitions, rice_cost, sums_of, unzigzag, write_rice};
+use super::rice::{MAX_QUOTIENT, Sums, estimate_rice, partitions, rice_cost, sums_of, unzigzag, write_rice};
 use crate::Error;
 use crate::bits::{BitReader, BitWriter, load_u64, low_mask};
 use crate::classic::{self, Options};
@@ -204,7 +204,7 @@ impl Rebuild for Lpc<'_> {
 
 /// Reads the Rice-coded residuals after `order` warm-up samples and rebuilds `x` with `pred`.
 #[inline]
-fn residual_loop(
+fn residual_loop<const W: u32>(
     r: &mut BitReader<'_>,
     x: &mut [i64],
     order: usize,
@@ -238,7 +238,7 @@ fn residual_loop(
                         w >>= n;
                         used += n;
                         let s = pred.next(x, i, unzigzag(u));
-                        if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
+                        if s < -(1 << (W - 1)) || s >= 1 << (W - 1) {
                             return Err(Error::SampleRange);
                         }
                         x[i] = s;
@@ -252,11 +252,11 @@ fn residual_loop(
                 let u = if k == 31 {
                     r.take(width)?
                 } else {
-                    let q = r.unary(1 << 24)?;
+                    let q = r.unary(MAX_QUOTIENT)?;
                     (q << k) | r.take(k)?
                 };
                 let s = pred.next(x, i, unzigzag(u));
-                if s < i64::from(i16::MIN) || s > i64::from(i16::MAX) {
+                if s < -(1 << (W - 1)) || s >= 1 << (W - 1) {
                     return Err(Error::SampleRange);
                 }
                 x[i] = s;
@@ -265,6 +265,67 @@ fn residual_loop(
         }
     }
     Ok(())
+}
+
+/// Reads the predictor (method 2 or 3) and the residuals of a block of `n` samples of `W` bits
+/// each (16 for the 8/16-bit blocks, 24 or 25 for the wide ones) and rebuilds the samples.
+fn decode_predicted<const W: u32>(r: &mut BitReader<'_>, method: u64, n: usize) -> Result<Vec<i64>, Error> {
+    let (order, lpc) = if method == 2 {
+        let order = r.take(3)? as usize;
+        if order > 4 {
+            return Err(Error::BadCode);
+        }
+        (order, None)
+    } else {
+        let order = r.take(4)? as usize;
+        let prec = r.take(4)? as u32 + 1;
+        let qs = r.take(5)? as u32;
+        if order == 0 || order > MAX_LPC {
+            return Err(Error::BadCode);
+        }
+        let mut q = Vec::with_capacity(order);
+        for _ in 0..order {
+            let v = r.take(prec)?;
+            // Sign-extend `prec` bits.
+            q.push(((v << (64 - prec)) as i64 >> (64 - prec)) as i32);
+        }
+        (order, Some((q, qs)))
+    };
+    if order > n {
+        return Err(Error::BadCode);
+    }
+    let mut x = vec![0i64; n];
+    for s in &mut x[..order] {
+        *s = sign_extend(r.take(W)?, W);
+    }
+    let po = r.take(4)? as u32;
+    match (&lpc, order) {
+        (Some((q, qs)), _) => residual_loop::<W>(r, &mut x, order, po, Lpc(q, *qs))?,
+        (None, 0) => residual_loop::<W>(r, &mut x, 0, po, Fixed::<0>([0; 4]))?,
+        (None, 1) => {
+            let p = Fixed::<1>::new(&x);
+            residual_loop::<W>(r, &mut x, 1, po, p)?
+        }
+        (None, 2) => {
+            let p = Fixed::<2>::new(&x);
+            residual_loop::<W>(r, &mut x, 2, po, p)?
+        }
+        (None, 3) => {
+            let p = Fixed::<3>::new(&x);
+            residual_loop::<W>(r, &mut x, 3, po, p)?
+        }
+        (None, _) => {
+            let p = Fixed::<4>::new(&x);
+            residual_loop::<W>(r, &mut x, 4, po, p)?
+        }
+    }
+    Ok(x)
+}
+
+/// The low `width` bits of `v` as a two's complement number.
+#[inline]
+fn sign_extend(v: u64, width: u32) -> i64 {
+    ((v << (64 - width)) as i64) >> (64 - width)
 }
 
 /// Decodes one channel block into `out`.
@@ -282,55 +343,7 @@ pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(),
             classic::unpack_from(r, o, out)?;
         }
         _ => {
-            let (order, lpc) = if method == 2 {
-                let order = r.take(3)? as usize;
-                if order > 4 {
-                    return Err(Error::BadCode);
-                }
-                (order, None)
-            } else {
-                let order = r.take(4)? as usize;
-                let prec = r.take(4)? as u32 + 1;
-                let qs = r.take(5)? as u32;
-                if order == 0 || order > MAX_LPC {
-                    return Err(Error::BadCode);
-                }
-                let mut q = Vec::with_capacity(order);
-                for _ in 0..order {
-                    let v = r.take(prec)?;
-                    // Sign-extend `prec` bits.
-                    q.push(((v << (64 - prec)) as i64 >> (64 - prec)) as i32);
-                }
-                (order, Some((q, qs)))
-            };
-            if order > n {
-                return Err(Error::BadCode);
-            }
-            let mut x = vec![0i64; n];
-            for s in &mut x[..order] {
-                *s = i64::from(r.take(16)? as u16 as i16);
-            }
-            let po = r.take(4)? as u32;
-            match (&lpc, order) {
-                (Some((q, qs)), _) => residual_loop(r, &mut x, order, po, Lpc(q, *qs))?,
-                (None, 0) => residual_loop(r, &mut x, 0, po, Fixed::<0>([0; 4]))?,
-                (None, 1) => {
-                    let p = Fixed::<1>::new(&x);
-                    residual_loop(r, &mut x, 1, po, p)?
-                }
-                (None, 2) => {
-                    let p = Fixed::<2>::new(&x);
-                    residual_loop(r, &mut x, 2, po, p)?
-                }
-                (None, 3) => {
-                    let p = Fixed::<3>::new(&x);
-                    residual_loop(r, &mut x, 3, po, p)?
-                }
-                (None, _) => {
-                    let p = Fixed::<4>::new(&x);
-                    residual_loop(r, &mut x, 4, po, p)?
-                }
-            }
+            let x = decode_predicted::<16>(r, method, n)?;
             for (o, &s) in out.iter_mut().zip(&x) {
                 *o = s as i16;
             }
@@ -340,6 +353,109 @@ pub(crate) fn decode_block(r: &mut BitReader<'_>, out: &mut [i16]) -> Result<(),
         for s in out.iter_mut() {
             let v = i32::from(*s) << shift;
             *s = i16::try_from(v).map_err(|_| Error::SampleRange)?;
+        }
+    }
+    Ok(())
+}
+
+/// Widths of the wide blocks: 24-bit samples, and the 25-bit difference of two of them.
+pub(crate) const WIDE: u32 = 24;
+
+/// Encodes one channel block of `x`, samples of `width` bits (`WIDE` or `WIDE + 1`), at
+/// `effort`. The layout is the 16-bit one with `width`-bit constants and warm-up samples;
+/// there is no classic method (its bit planes are 16 wide), so `Classic` searches as `Fast`.
+pub(crate) fn encode_block_wide(x: &[i32], width: u32, effort: Effort, w: &mut BitWriter) -> Result<(), Error> {
+    let n = x.len();
+    if n > classic::MAX_SAMPLES {
+        return Err(Error::TooLong(n as u64));
+    }
+    debug_assert!(width == WIDE || width == WIDE + 1);
+    if n > 0 && x.iter().all(|&s| s == x[0]) {
+        w.put(0, 2);
+        w.put(0, 4);
+        w.put(u64::from(x[0] as u32) & low_mask(width), width);
+        return Ok(());
+    }
+    let or = x.iter().fold(0u32, |a, &s| a | s as u32);
+    let shift = if or == 0 { 0 } else { or.trailing_zeros().min(15) };
+    let shifted: Vec<i32> = x.iter().map(|&s| s >> shift).collect();
+    let mut best = if effort == Effort::Max && n > 4 {
+        search_max(&shifted)
+    } else {
+        let mut u = Vec::with_capacity(n);
+        let mut best: Option<(u64, Predictor, u32, Vec<u64>)> = None;
+        for o in 0..=2usize.min(n) {
+            residuals(&shifted, o, &mut u);
+            let c = 3 + u64::from(width) * o as u64 + 4 + rice_cost(&u, 2);
+            if best.as_ref().is_none_or(|b| c < b.0) {
+                best = Some((c, Predictor::Fixed(o), 2, core::mem::take(&mut u)));
+            }
+        }
+        best.unwrap_or((0, Predictor::Fixed(0), 0, Vec::new()))
+    };
+    // An escaped partition stores its width in 5 bits: residuals of 2^31 or more (a wild LPC
+    // on crafted noise) fall back to order 0, whose residuals fit in `width + 1` bits.
+    if best.3.iter().fold(0, |a, &u| a | u) >> 31 != 0 {
+        let mut u = Vec::with_capacity(n);
+        residuals(&shifted, 0, &mut u);
+        best = (0, Predictor::Fixed(0), 0, u);
+    }
+    let (_, predictor, po, u) = best;
+    match predictor {
+        Predictor::Fixed(o) => {
+            w.put(2, 2);
+            w.put(u64::from(shift), 4);
+            w.put(o as u64, 3);
+            for &s in &shifted[..o] {
+                w.put(u64::from(s as u32) & low_mask(width), width);
+            }
+        }
+        Predictor::Lpc(q, qs) => {
+            w.put(3, 2);
+            w.put(u64::from(shift), 4);
+            w.put(q.len() as u64, 4);
+            w.put(u64::from(LPC_PREC - 1), 4);
+            w.put(u64::from(qs), 5);
+            for &c in &q {
+                w.put(u64::from(c as u32) & low_mask(LPC_PREC), LPC_PREC);
+            }
+            for &s in &shifted[..q.len()] {
+                w.put(u64::from(s as u32) & low_mask(width), width);
+            }
+        }
+    }
+    write_rice(w, &u, po);
+    Ok(())
+}
+
+/// Decodes one wide channel block (samples of `width` bits: `WIDE` or `WIDE + 1`) into `out`.
+pub(crate) fn decode_block_wide(r: &mut BitReader<'_>, out: &mut [i32], width: u32) -> Result<(), Error> {
+    let n = out.len();
+    let method = r.take(2)?;
+    let shift = r.take(4)? as u32;
+    match method {
+        0 => out.fill(sign_extend(r.take(width)?, width) as i32),
+        // Classic bit planes hold 16-bit samples only.
+        1 => return Err(Error::BadCode),
+        _ => {
+            let x = if width == WIDE {
+                decode_predicted::<WIDE>(r, method, n)?
+            } else {
+                decode_predicted::<{ WIDE + 1 }>(r, method, n)?
+            };
+            for (o, &s) in out.iter_mut().zip(&x) {
+                *o = s as i32;
+            }
+        }
+    }
+    let (lo, hi) = (-(1i64 << (width - 1)), (1i64 << (width - 1)) - 1);
+    if shift > 0 {
+        for s in out.iter_mut() {
+            let v = i64::from(*s) << shift;
+            if v < lo || v > hi {
+                return Err(Error::SampleRange);
+            }
+            *s = v as i32;
         }
     }
     Ok(())

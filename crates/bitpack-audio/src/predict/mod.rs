@@ -13,6 +13,11 @@
 //!
 //! Samples are shifted right by `w` before coding and left by `w` after decoding.
 //!
+//! Wide blocks (24-bit files, `.bpk` version 2) have the same layout with 24-bit constants and
+//! warm-up samples (25-bit for a stereo difference channel) and no method 1: the classic bit
+//! planes are 16 wide. Their encoder searches as for 16-bit samples (`Classic` as `Fast`), and
+//! never leaves a residual of 2^31 or more (the escape width field holds 31 at most).
+//!
 //! The files follow the ideas: `rice` (residual coding), `lpc` (the predictors), `block` (the
 //! method choice and the block layout above).
 
@@ -20,7 +25,7 @@ mod block;
 mod lpc;
 mod rice;
 
-pub(crate) use block::{decode_block, encode_block};
+pub(crate) use block::{WIDE, decode_block, decode_block_wide, encode_block, encode_block_wide};
 
 /// How hard the encoder searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -15,6 +15,9 @@ pub(super) fn unzigzag(u: u64) -> i64 {
     ((u >> 1) as i64) ^ -((u & 1) as i64)
 }
 
+/// Longest unary quotient a decoder reads.
+pub(super) const MAX_QUOTIENT: u64 = 1 << 24;
+
 /// Cost in bits and parameter of one Rice partition (31 = escape).
 pub(super) fn rice_choice(u: &[u64]) -> (u64, u32) {
     // The highest set bit of the largest value is the highest set bit of them all or-ed.
@@ -33,6 +36,11 @@ pub(super) fn rice_choice(u: &[u64]) -> (u64, u32) {
     }
     let mut best = (escape, 31u32);
     for k in lo..=hi {
+        // The decoder reads quotients of at most 2^24 (a bound on corrupt input): a parameter
+        // that would need a longer one is not a choice.
+        if or >> k > MAX_QUOTIENT {
+            continue;
+        }
         let c = 5 + q[(k - lo) as usize] + (1 + u64::from(k)) * u.len() as u64;
         if c < best.0 {
             best = (c, k);
