@@ -131,6 +131,7 @@ impl Mover for DiskMover {
     fn round(self) -> f32 {
         0.0
     }
+    #[inline]
     fn clips_start(self) -> bool {
         false
     }
@@ -184,6 +185,7 @@ impl Mover for BoxMover {
     fn round(self) -> f32 {
         self.radius
     }
+    #[inline]
     fn clips_start(self) -> bool {
         true
     }
@@ -381,6 +383,15 @@ impl Seam {
         body.cast(shape, q + self.normal * l, -self.normal * l).map_or(0.0, |h| l * (1.0 - h.t))
     }
 
+    /// The normal of a touch against `shape` as the seam rule has it.
+    #[inline(always)]
+    fn normal<S: Shape>(seam: Option<&Self>, body: impl Mover, normal: Vec2, shape: &S) -> Vec2 {
+        match seam {
+            Some(z) if body.clips_start() && z.holds(normal, shape) => z.normal,
+            _ => normal,
+        }
+    }
+
     /// `c` (a contact of `body` at `q` grown by `grow` against `shape`) as the seam rule has it.
     #[inline]
     fn apply<S: Shape>(seam: Option<&Self>, body: impl Mover, shape: &S, q: Vec2, c: Contact, grow: f32) -> Contact {
@@ -397,36 +408,46 @@ impl Seam {
 /// one is a seam of another contact within the tolerance (see [`Seam`]): a box whose rounded
 /// corner sits on the raised end of the next piece of a floor rests on the floor, not on the
 /// end's tilted normal. Also returns the deepest contact's depth (the start's penetration).
+#[inline]
 fn resting<S: Shape>(body: impl Mover, p: Vec2, shapes: &[S], touch: f32, tol: f32) -> Option<(Contact, f32)> {
     // The deepest contact per direction, with its shape: directions apart by more than the
     // seam rule's tilt (a face and the end next to it, tilted by less than a crease, must both
     // be seen).
-    let mut out: [Option<(Contact, usize)>; CANDIDATES] = [None; CANDIDATES];
+    let none = Contact { point: Vec2::ZERO, normal: Vec2::ZERO, depth: 0.0 };
+    let mut out = [(none, 0usize); CANDIDATES];
+    let mut n = 0;
     for (i, s) in shapes.iter().enumerate() {
         let Some(c) = body.contact(s, p, touch) else { continue };
-        let k = match out.iter().position(|o| o.is_none_or(|(o, _)| !tilted(o.normal, c.normal))) {
-            Some(k) => k,
-            None => match out
-                .iter()
-                .enumerate()
-                .min_by(|a, b| a.1.map_or(0.0, |o| o.0.depth).total_cmp(&b.1.map_or(0.0, |o| o.0.depth)))
-            {
-                Some((k, o)) if o.is_some_and(|o| o.0.depth < c.depth) => k,
-                _ => continue,
-            },
-        };
-        if out[k].is_none_or(|(o, _)| c.depth > o.depth) {
-            out[k] = Some((c, i));
+        let mut k = 0;
+        while k < n && tilted(out[k].0.normal, c.normal) {
+            k += 1;
+        }
+        if k == n {
+            if n < CANDIDATES {
+                n += 1;
+            } else {
+                // Full: the shallowest gives way to a deeper one.
+                k = (1..CANDIDATES).fold(0, |a, j| if out[j].0.depth < out[a].0.depth { j } else { a });
+                if out[k].0.depth >= c.depth {
+                    continue;
+                }
+                out[k].0.depth = 0.0;
+            }
+        }
+        // (A new slot holds a depth of 0; contacts are deeper.)
+        if c.depth > out[k].0.depth {
+            out[k] = (c, i);
         }
     }
-    let (deep, at) = out.iter().flatten().copied().max_by(|a, b| a.0.depth.total_cmp(&b.0.depth))?;
+    let out = &out[..n];
+    let &(deep, at) = out.iter().reduce(|a, b| if b.0.depth > a.0.depth { b } else { a })?;
     // The contacts the deepest is a seam of; of them and the deepest, the one whose shape is
     // thinnest along its own normal is a face, not an end: a segment met on its face has no
     // thickness along its normal, one met at an end `L sin(tilt)` (the width of a convex shape
     // is least across a face). Short pieces under a large box are seams of each other both ways.
     let thick = |c: &Contact, i: usize| shapes[i].support(c.normal) + shapes[i].support(-c.normal);
     let mut rest = (deep, f32::INFINITY);
-    for &(c, i) in out.iter().flatten() {
+    for &(c, i) in out {
         if i != at && c.depth - touch <= tol && Seam::new(&c, body.round(), tol).holds(deep.normal, &shapes[at]) {
             if rest.1 == f32::INFINITY {
                 rest.1 = thick(&deep, at);
@@ -455,6 +476,7 @@ struct Stand {
 /// [`Stand`] of `body` at `p`: one pass of contacts grown by the larger of the skin (a swept
 /// move leaves the box hovering that far above the floor) and the seam height, plus the touch
 /// margin, so the floor is found under a corner that sits on a raised end.
+#[inline]
 fn stand<S: Shape>(body: impl Mover, p: Vec2, shapes: &[S], touch: f32, skin: f32, tol: f32) -> Stand {
     let height = (SEAM_OF_ROUNDING * body.round()).max(tol);
     let margin = skin.max(height) + touch;
@@ -477,7 +499,7 @@ fn tilted(a: Vec2, b: Vec2) -> bool {
 
 /// [`deepest_grown`] with the seam rule.
 fn deepest_seam<S: Shape>(body: impl Mover, q: Vec2, shapes: &[S], grow: f32, seam: Option<&Seam>) -> Option<Contact> {
-    if seam.is_none() {
+    if seam.is_none() || !body.clips_start() {
         return deepest_grown(body, q, shapes, grow);
     }
     let mut best: Option<Contact> = None;
@@ -719,7 +741,8 @@ fn discrete<S: Shape>(
                 // piece end's sideways normal is not a wall: pushing along it leaves the box in
                 // the floor, while the floor's push clears both. When no push clears everything
                 // (a real corner), the deepest goes first and the corner rule below slides.
-                let z = seam.as_ref();
+                // (A disk has no seam rule: its code is compiled out of the disk's move.)
+                let z = if body.clips_start() { seam.as_ref() } else { None };
                 let mut pick = (list[0], deepest_seam(body, p + list[0].normal * list[0].depth, shapes, 0.0, z));
                 if n > 1 && pick.1.is_some_and(|c2| c2.depth > tol) {
                     let clean = list[1..n].iter().find_map(|c| {
@@ -912,7 +935,8 @@ pub(crate) fn swept<S: Shape>(
     };
     let (rest, seam, start_depth) = (here.rest, here.seam, here.depth);
     let rest_normal = rest.filter(|_| start_depth <= tol).map(|c| c.normal);
-    let z = seam.as_ref();
+    // (A disk has no seam rule: its code is compiled out of the disk's move.)
+    let z = if body.clips_start() { seam.as_ref() } else { None };
     // Whether the move met two surfaces at an angle (see `no_headway`).
     let mut creased = false;
     if start_depth > tol {
@@ -936,7 +960,7 @@ pub(crate) fn swept<S: Shape>(
         let mut hit: Option<(f32, Vec2, f32, &S)> = None; // (t, normal, depth, shape)
         for s in shapes {
             if let Some(c) = body.contact(s, p, touch) {
-                let c = Seam::apply(z, body, s, p, c, touch);
+                let c = if body.clips_start() { Seam::apply(z, body, s, p, c, touch) } else { c };
                 // Pushing into it, beyond the rounding left by removing the motion into a
                 // surface whose normal, computed again here, differs in the last bits; unless
                 // the contact lies within the touch margin only, the rounded part's path passes
@@ -951,17 +975,11 @@ pub(crate) fn swept<S: Shape>(
                 {
                     hit = Some((0.0, c.normal, c.depth, s));
                 }
-            } else if let Some(mut h) = body.cast(s, p, rem)
+            } else if let Some(h) = body.cast(s, p, rem)
                 && hit.is_none_or(|b| h.t < b.0)
+                && opposes(Seam::normal(z, body, h.normal, s), rem, len2)
             {
-                if let Some(z) = z
-                    && z.holds(h.normal, s)
-                {
-                    h.normal = z.normal;
-                }
-                if opposes(h.normal, rem, len2) {
-                    hit = Some((h.t, h.normal, 0.0, s));
-                }
+                hit = Some((h.t, Seam::normal(z, body, h.normal, s), 0.0, s));
             }
         }
         let Some((t, normal, depth, shape)) = hit else {
