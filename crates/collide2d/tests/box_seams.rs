@@ -519,3 +519,43 @@ fn real_walls_and_steps_still_block_pressed_boxes() {
     }
     assert!(runs > 300, "{runs}");
 }
+
+/// A box hovering over a floor by less than the seam margin (0.2 % of its smaller half extent:
+/// where a seam's lift leaves it) and pressed into it lands: within a few steps its gap to the
+/// floor is no more than the swept move's skin. The discrete move first closes the gap, then
+/// slides; keeping the gap would leave the box floating for good.
+#[test]
+fn a_box_hovering_within_the_seam_margin_lands() {
+    for o in ORIGINS {
+        let ulp = o.abs().max_element().max(1.0) * f32::EPSILON;
+        for half in BOXES {
+            let small = half.min_element();
+            let level = level_pieces(o, -8.0 - 2.0 * half.x as f64, 8.0 + 2.0 * half.x as f64, 0.0);
+            let skin = (1e-3 * small).max(8.0 * ulp);
+            let tol = (1e-4 * small).max(4.0 * ulp);
+            for swept in [false, true] {
+                for press in [30.0f32, 60.0, 85.0] {
+                    let v = 0.01 * small;
+                    let (s, c) = press.to_radians().sin_cos();
+                    let m = vec2(v * c, -v * s);
+                    let mut p = o + vec2(0.0, half.y + 0.002 * small);
+                    for _ in 0..5 {
+                        let b = Aabb::from_center(p, half).unwrap();
+                        let opts = SlideOptions::default();
+                        let out = if swept {
+                            slide_aabb_swept(&b, m, &level, &opts)
+                        } else {
+                            slide_aabb(&b, m, &level, &opts)
+                        };
+                        p = out.unwrap().position;
+                    }
+                    let gap = p.y - o.y - half.y;
+                    assert!(
+                        gap <= skin + tol + ulp && gap >= -tol - ulp,
+                        "{o} box {half} swept {swept} press {press}: gap {gap} after 5 steps"
+                    );
+                }
+            }
+        }
+    }
+}
