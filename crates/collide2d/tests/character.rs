@@ -846,6 +846,26 @@ proptest! {
     }
 }
 
+/// A counterexample an unseeded run of `walking_any_walkable_hill_never_snags` found: the box in
+/// the pixel-unit frame ((1e5, 1e5), sizes x32) walking up a 41.5 degree hill of loose pieces
+/// snagged once. Kept as an explicit case, with the frames around it.
+#[test]
+fn walking_a_41_degree_hill_in_pixel_units_never_snags() {
+    for (which, frame, speed, deg) in
+        [(1usize, 2usize, 3.757_206_7f32, 41.474_102f32), (1, 2, 3.757_206_7, 41.5), (1, 3, 3.757_206_7, 41.474_102)]
+    {
+        let f = FRAMES[frame];
+        let shape = shapes(f.s)[which];
+        let c = ctl(shape);
+        let (level, _, _) = hill(f, deg);
+        let start = f.p(0.0, 0.0) + vec2(0.0, foot(shape) + 0.01 * f.s);
+        let frames = (14.0 / speed / DT) as usize;
+        let (_, snags, floor) = walk(&c, f, &level, start, speed, frames);
+        assert_eq!(snags, 0, "{shape:?} at {f:?}, speed {speed}, {deg} degrees");
+        assert!(floor, "{shape:?} at {f:?}: lost the floor");
+    }
+}
+
 #[test]
 #[allow(deprecated)]
 fn the_old_box_names_still_answer_as_the_new_ones() {

@@ -131,6 +131,7 @@ impl Mover for DiskMover {
     fn round(self) -> f32 {
         0.0
     }
+    #[inline]
     fn clips_start(self) -> bool {
         false
     }
@@ -184,6 +185,7 @@ impl Mover for BoxMover {
     fn round(self) -> f32 {
         self.radius
     }
+    #[inline]
     fn clips_start(self) -> bool {
         true
     }
@@ -268,7 +270,7 @@ pub fn slide_disk<S: Shape>(
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     check(center, radius, motion, options)?;
-    Ok(discrete(DiskMover(radius), center, motion, shapes, options).0)
+    Ok(discrete(DiskMover(radius), center, motion, shapes, options, None).0)
 }
 
 /// The discrete slide move of a box: [`slide_disk`]'s rule with box contacts (separating axes
@@ -284,7 +286,7 @@ pub fn slide_aabb<S: Shape>(
     options: &SlideOptions,
 ) -> Result<SlideOutcome, Error> {
     let body = check_box(aabb, motion, options)?;
-    Ok(discrete(body, aabb.center(), motion, shapes, options).0)
+    Ok(discrete(body, aabb.center(), motion, shapes, options, None).0)
 }
 
 /// The least rounding radius of a box's corners, in units in the last place of the coordinates.
@@ -335,6 +337,183 @@ fn no_headway(center: Vec2, end: Vec2, motion: Vec2, rest: Option<Vec2>, start_d
     start_depth <= tol && motion != Vec2::ZERO && (moved.dot(motion) <= 0.0 || along.dot(motion) <= 0.0)
 }
 
+/// The surface a box rests on at the start of a move, and the seam rule it gives.
+///
+/// A contact whose normal is tilted from the resting surface's, against an obstacle that lies
+/// wholly within `height` above that surface (measured along its normal), is a seam, not a
+/// wall: the end of the next piece of the floor, raised by a misalignment or by rounding, met by
+/// the box's rounded corner. Its normal is the resting surface's, and its depth the lift along
+/// that normal that clears the obstacle, so the box rides over it as over a smooth floor. Any
+/// obstacle that rises higher (a wall, a real step, a slope) keeps its own contact.
+#[derive(Clone, Copy)]
+pub(crate) struct Seam {
+    normal: Vec2,
+    /// The resting surface's level along `normal` (its contact point's).
+    level: f32,
+    /// How high above that level an obstacle may reach and still be a seam.
+    height: f32,
+}
+
+/// The fraction of a box's corner rounding up to which a raised piece end is a seam (see
+/// [`Seam`]): a quarter of the 1 % default, 0.25 % of the smaller half extent.
+const SEAM_OF_ROUNDING: f32 = 0.25;
+
+impl Seam {
+    /// The seam rule of a body resting on `rest` (a contact within the touch margin and the
+    /// tolerance).
+    fn new(rest: &Contact, round: f32, tol: f32) -> Self {
+        Self { normal: rest.normal, level: rest.point.dot(rest.normal), height: (SEAM_OF_ROUNDING * round).max(tol) }
+    }
+
+    /// Whether `c`, a contact or touch against `shape`, is a seam: its normal tilted from the
+    /// resting surface's (by more than about 0.06 degrees), toward the same side, and `shape`
+    /// wholly within `height` of the resting surface.
+    #[inline]
+    fn holds<S: Shape>(&self, normal: Vec2, shape: &S) -> bool {
+        normal.dot(self.normal) > 0.0
+            && tilted(normal, self.normal)
+            && shape.support(self.normal) <= self.level + self.height
+    }
+
+    /// The lift along the resting surface's normal that takes `body` at `q` clear of `shape`:
+    /// where a cast back down from beyond it first touches; 0 when it does not reach `q`.
+    fn lift<S: Shape>(&self, body: impl Mover, shape: &S, q: Vec2) -> f32 {
+        let b = shape.bounds();
+        let l = (q - b.center()).length() + b.size().length() + 2.0 * body.reach() + 1.0;
+        body.cast(shape, q + self.normal * l, -self.normal * l).map_or(0.0, |h| l * (1.0 - h.t))
+    }
+
+    /// The normal of a touch against `shape` as the seam rule has it.
+    #[inline(always)]
+    fn normal<S: Shape>(seam: Option<&Self>, body: impl Mover, normal: Vec2, shape: &S) -> Vec2 {
+        match seam {
+            Some(z) if body.clips_start() && z.holds(normal, shape) => z.normal,
+            _ => normal,
+        }
+    }
+
+    /// `c` (a contact of `body` at `q` grown by `grow` against `shape`) as the seam rule has it.
+    #[inline]
+    fn apply<S: Shape>(seam: Option<&Self>, body: impl Mover, shape: &S, q: Vec2, c: Contact, grow: f32) -> Contact {
+        match seam {
+            Some(z) if z.holds(c.normal, shape) => {
+                Contact { point: c.point, normal: z.normal, depth: z.lift(body, shape, q) + grow }
+            }
+            _ => c,
+        }
+    }
+}
+
+/// The contact of `body` at `p` that it rests on (grown by `touch`): the deepest, unless that
+/// one is a seam of another contact within the tolerance (see [`Seam`]): a box whose rounded
+/// corner sits on the raised end of the next piece of a floor rests on the floor, not on the
+/// end's tilted normal. Also returns the deepest contact's depth (the start's penetration).
+#[inline]
+fn resting<S: Shape>(body: impl Mover, p: Vec2, shapes: &[S], touch: f32, tol: f32) -> Option<(Contact, f32)> {
+    // The deepest contact per direction, with its shape: directions apart by more than the
+    // seam rule's tilt (a face and the end next to it, tilted by less than a crease, must both
+    // be seen).
+    let none = Contact { point: Vec2::ZERO, normal: Vec2::ZERO, depth: 0.0 };
+    let mut out = [(none, 0usize); CANDIDATES];
+    let mut n = 0;
+    for (i, s) in shapes.iter().enumerate() {
+        let Some(c) = body.contact(s, p, touch) else { continue };
+        let mut k = 0;
+        while k < n && tilted(out[k].0.normal, c.normal) {
+            k += 1;
+        }
+        if k == n {
+            if n < CANDIDATES {
+                n += 1;
+            } else {
+                // Full: the shallowest gives way to a deeper one.
+                k = (1..CANDIDATES).fold(0, |a, j| if out[j].0.depth < out[a].0.depth { j } else { a });
+                if out[k].0.depth >= c.depth {
+                    continue;
+                }
+                out[k].0.depth = 0.0;
+            }
+        }
+        // (A new slot holds a depth of 0; contacts are deeper.)
+        if c.depth > out[k].0.depth {
+            out[k] = (c, i);
+        }
+    }
+    let out = &out[..n];
+    let &(deep, at) = out.iter().reduce(|a, b| if b.0.depth > a.0.depth { b } else { a })?;
+    // The contacts the deepest is a seam of; of them and the deepest, the one whose shape is
+    // thinnest along its own normal is a face, not an end: a segment met on its face has no
+    // thickness along its normal, one met at an end `L sin(tilt)` (the width of a convex shape
+    // is least across a face). Short pieces under a large box are seams of each other both ways.
+    let thick = |c: &Contact, i: usize| shapes[i].support(c.normal) + shapes[i].support(-c.normal);
+    let mut rest = (deep, f32::INFINITY);
+    for &(c, i) in out {
+        if i != at && c.depth - touch <= tol && Seam::new(&c, body.round(), tol).holds(deep.normal, &shapes[at]) {
+            if rest.1 == f32::INFINITY {
+                rest.1 = thick(&deep, at);
+            }
+            let w = thick(&c, i);
+            if w < rest.1 || (w == rest.1 && c.depth > rest.0.depth) {
+                rest = (c, w);
+            }
+        }
+    }
+    Some((rest.0, deep.depth))
+}
+
+/// Where a box stands at the start of a move: the contact it rests on (grown by the touch
+/// margin, present when the nearest contact is within it; see [`resting`]), the seam rule of
+/// the surface it rests or hovers on, and the start's penetration.
+struct Stand {
+    rest: Option<Contact>,
+    /// The surface under it within the margin (as a contact grown by the touch margin: a
+    /// negative depth is a gap) and the gap's width, whether touching or hovering.
+    under: Option<(Contact, f32)>,
+    seam: Option<Seam>,
+    depth: f32,
+}
+
+/// [`Stand`] of `body` at `p`: one pass of contacts grown by the larger of the skin (a swept
+/// move leaves the box hovering that far above the floor) and the seam height, plus the touch
+/// margin, so the floor is found under a corner that sits on a raised end.
+#[inline]
+fn stand<S: Shape>(body: impl Mover, p: Vec2, shapes: &[S], touch: f32, skin: f32, tol: f32) -> Stand {
+    let height = (SEAM_OF_ROUNDING * body.round()).max(tol);
+    let margin = skin.max(height) + touch;
+    let Some((r, deep)) = resting(body, p, shapes, margin, tol) else {
+        return Stand { rest: None, under: None, seam: None, depth: 0.0 };
+    };
+    let shift = margin - touch;
+    let under = Contact { depth: r.depth - shift, ..r };
+    let rest = (deep > shift).then_some(under);
+    let seam = (r.depth - margin <= tol).then(|| Seam::new(&r, body.round(), tol));
+    Stand { rest, under: Some((under, (margin - r.depth).max(0.0))), seam, depth: (deep - margin).max(0.0) }
+}
+
+/// Whether two normals differ by more than the seam rule's tilt, 1e-3 rad (a bend of loose
+/// pieces misaligned by 1e-5 or of a polyline's rounding is not one).
+#[inline]
+fn tilted(a: Vec2, b: Vec2) -> bool {
+    a.perp_dot(b).abs() > 1e-3 || a.dot(b) < 0.0
+}
+
+/// [`deepest_grown`] with the seam rule.
+fn deepest_seam<S: Shape>(body: impl Mover, q: Vec2, shapes: &[S], grow: f32, seam: Option<&Seam>) -> Option<Contact> {
+    if seam.is_none() || !body.clips_start() {
+        return deepest_grown(body, q, shapes, grow);
+    }
+    let mut best: Option<Contact> = None;
+    for s in shapes {
+        if let Some(c) = body.contact(s, q, grow) {
+            let c = Seam::apply(seam, body, s, q, c, grow);
+            if c.depth > 0.0 && best.is_none_or(|b| c.depth > b.depth) {
+                best = Some(c);
+            }
+        }
+    }
+    best
+}
+
 /// How many contacts, deepest first, the discrete move considers as the push of an iteration.
 const CANDIDATES: usize = 4;
 
@@ -342,12 +521,21 @@ const CANDIDATES: usize = 4;
 /// crease of each other count once, by their deepest), deepest first: at most [`CANDIDATES`],
 /// and how many there are. A box's bottom across a floor of many short pieces meets each of
 /// them with the same up normal; the one piece end it enters sideways must still be seen.
-fn candidates<S: Shape>(body: impl Mover, p: Vec2, shapes: &[S]) -> ([Contact; CANDIDATES], usize) {
+fn candidates<S: Shape>(
+    body: impl Mover,
+    p: Vec2,
+    shapes: &[S],
+    seam: Option<&Seam>,
+) -> ([Contact; CANDIDATES], usize) {
     let none = Contact { point: Vec2::ZERO, normal: Vec2::ZERO, depth: 0.0 };
     let mut out = [none; CANDIDATES];
     let mut n = 0;
     for s in shapes {
         let Some(c) = body.contact(s, p, 0.0) else { continue };
+        let c = Seam::apply(seam, body, s, p, c, 0.0);
+        if c.depth <= 0.0 {
+            continue;
+        }
         // The slot it takes: that of its direction if listed (only when deeper), else the end
         // (dropping the shallowest when full).
         let mut i = match out[..n].iter().position(|o| !crease(o.normal, c.normal)) {
@@ -478,6 +666,7 @@ fn discrete<S: Shape>(
     motion: Vec2,
     shapes: &[S],
     options: &SlideOptions,
+    given: Option<Seam>,
 ) -> (SlideOutcome, bool) {
     let scale = body.scale();
     let ulp = spacing(center, motion, scale);
@@ -485,6 +674,7 @@ fn discrete<S: Shape>(
     let mut first_normal: Option<Vec2> = None;
     let mut creased = false;
     let mut rest_normal: Option<Vec2> = None;
+    let mut seam = given;
     let mut step = motion;
     let start_depth = if body.clips_start() {
         // The leading edge first (a box only): resting on a surface (touching it, or in it by no
@@ -494,21 +684,30 @@ fn discrete<S: Shape>(
         // pieces (entered sideways by as much as the floor from above) offered sideways normals
         // as deep as the floor's. The touch margin is the swept move's.
         let touch = (1e-5 * scale).max(2.0 * ulp);
-        let rest = deepest_grown(body, center, shapes, touch);
-        rest_normal = rest.filter(|c| c.depth - touch <= tol).map(|c| c.normal);
+        let skin = (options.skin * scale).max(4.0 * touch);
+        let here = stand(body, center, shapes, touch, skin, tol);
+        let rest = here.rest;
+        rest_normal = rest.filter(|_| here.depth <= tol).map(|c| c.normal);
+        if seam.is_none() {
+            seam = here.seam;
+        }
         // A point the rounded corner glides past (the end of a piece a hair above the line,
         // under the corner's arc, whose normal tilts by up to `sqrt(2 touch / round)`) is not
-        // what the box rests on: the swept move's rule (`passes_by`) tells them apart.
-        if let Some(c) = rest
-            && c.depth - touch <= tol
+        // what the box rests on: the swept move's rule (`passes_by`) tells them apart. A box
+        // hovering over the surface within the margin (a seam's lift, a swept move's skin)
+        // first closes the gap, then slides: driven into a slope by more than its corner
+        // rounding, its contact would be measured across the slope's line.
+        if let Some((c, gap)) = here.under
+            && here.depth <= tol
             && step.dot(c.normal) < 0.0
             && !passes_by(&c, step, step.length_squared(), body.round(), touch, tol)
         {
             let tangent = c.normal.perp();
-            step = tangent * step.dot(tangent);
+            let down = if gap > touch { (-step.dot(c.normal)).min(gap - touch) } else { 0.0 };
+            step = tangent * step.dot(tangent) - c.normal * down;
             first_normal = Some(c.normal);
         }
-        rest.map_or(0.0, |c| (c.depth - touch).max(0.0))
+        here.depth
     } else {
         max_depth(body, center, shapes)
     };
@@ -521,7 +720,7 @@ fn discrete<S: Shape>(
             Order::DeepestFirst => {
                 // A disk's contact normals turn smoothly over piece ends: the deepest alone.
                 let (list, n) = if body.clips_start() {
-                    candidates(body, p, shapes)
+                    candidates(body, p, shapes, seam.as_ref())
                 } else {
                     let mut one = [Contact { point: Vec2::ZERO, normal: Vec2::ZERO, depth: 0.0 }; CANDIDATES];
                     let c = deepest(body, p, shapes);
@@ -542,10 +741,12 @@ fn discrete<S: Shape>(
                 // piece end's sideways normal is not a wall: pushing along it leaves the box in
                 // the floor, while the floor's push clears both. When no push clears everything
                 // (a real corner), the deepest goes first and the corner rule below slides.
-                let mut pick = (list[0], deepest(body, p + list[0].normal * list[0].depth, shapes));
+                // (A disk has no seam rule: its code is compiled out of the disk's move.)
+                let z = if body.clips_start() { seam.as_ref() } else { None };
+                let mut pick = (list[0], deepest_seam(body, p + list[0].normal * list[0].depth, shapes, 0.0, z));
                 if n > 1 && pick.1.is_some_and(|c2| c2.depth > tol) {
                     let clean = list[1..n].iter().find_map(|c| {
-                        let after = deepest(body, p + c.normal * c.depth, shapes);
+                        let after = deepest_seam(body, p + c.normal * c.depth, shapes, 0.0, z);
                         after.is_none_or(|a| a.depth <= tol).then_some((*c, after))
                     });
                     if let Some(c) = clean {
@@ -724,15 +925,22 @@ pub(crate) fn swept<S: Shape>(
     let skin = (options.skin * scale).max(4.0 * touch);
     let round = body.round();
     let mut p = center;
-    // A box notes the surface it rests on (see `no_headway`); a disk's move is the plain one.
-    let rest = if body.clips_start() { deepest_grown(body, p, shapes, touch) } else { None };
-    let start_depth =
-        if body.clips_start() { rest.map_or(0.0, |c| (c.depth - touch).max(0.0)) } else { max_depth(body, p, shapes) };
-    let rest_normal = rest.filter(|c| c.depth - touch <= tol).map(|c| c.normal);
+    // A box notes the surface it rests on (see `no_headway`) and the seam rule of the surface it
+    // rests or hovers on (see `Seam`: a raised piece end met on the way blocks as that surface
+    // does, not as a wall); a disk's move is the plain one.
+    let here = if body.clips_start() {
+        stand(body, p, shapes, touch, skin, tol)
+    } else {
+        Stand { rest: None, under: None, seam: None, depth: max_depth(body, p, shapes) }
+    };
+    let (rest, seam, start_depth) = (here.rest, here.seam, here.depth);
+    let rest_normal = rest.filter(|_| start_depth <= tol).map(|c| c.normal);
+    // (A disk has no seam rule: its code is compiled out of the disk's move.)
+    let z = if body.clips_start() { seam.as_ref() } else { None };
     // Whether the move met two surfaces at an angle (see `no_headway`).
     let mut creased = false;
     if start_depth > tol {
-        let (out, bent) = discrete(body, p, Vec2::ZERO, shapes, options);
+        let (out, bent) = discrete(body, p, Vec2::ZERO, shapes, options, None);
         p = out.position;
         creased |= bent;
     }
@@ -752,6 +960,7 @@ pub(crate) fn swept<S: Shape>(
         let mut hit: Option<(f32, Vec2, f32, &S)> = None; // (t, normal, depth, shape)
         for s in shapes {
             if let Some(c) = body.contact(s, p, touch) {
+                let c = if body.clips_start() { Seam::apply(z, body, s, p, c, touch) } else { c };
                 // Pushing into it, beyond the rounding left by removing the motion into a
                 // surface whose normal, computed again here, differs in the last bits; unless
                 // the contact lies within the touch margin only, the rounded part's path passes
@@ -768,9 +977,9 @@ pub(crate) fn swept<S: Shape>(
                 }
             } else if let Some(h) = body.cast(s, p, rem)
                 && hit.is_none_or(|b| h.t < b.0)
-                && opposes(h.normal, rem, len2)
+                && opposes(Seam::normal(z, body, h.normal, s), rem, len2)
             {
-                hit = Some((h.t, h.normal, 0.0, s));
+                hit = Some((h.t, Seam::normal(z, body, h.normal, s), 0.0, s));
             }
         }
         let Some((t, normal, depth, shape)) = hit else {
@@ -822,7 +1031,7 @@ pub(crate) fn swept<S: Shape>(
             n_normals += 1;
         }
     }
-    let end = if body.clips_start() { deepest_grown(body, p, shapes, touch) } else { None };
+    let end = if body.clips_start() { deepest_seam(body, p, shapes, touch, z) } else { None };
     let mut depth =
         if body.clips_start() { end.map_or(0.0, |c| (c.depth - touch).max(0.0)) } else { max_depth(body, p, shapes) };
     // Ending against a surface at an angle to the one it started on, which the motion pushes
@@ -835,7 +1044,7 @@ pub(crate) fn swept<S: Shape>(
         creased = true;
     }
     if depth > tol {
-        let (fixed, bent) = discrete(body, p, Vec2::ZERO, shapes, &SlideOptions { iterations: 4, ..*options });
+        let (fixed, bent) = discrete(body, p, Vec2::ZERO, shapes, &SlideOptions { iterations: 4, ..*options }, seam);
         creased |= bent;
         p = fixed.position;
         depth = fixed.depth;
