@@ -25,6 +25,16 @@
 //! ```
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The README's example is compiled and run as a doctest, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+// The guide (docs/platformer.md in the repository) too: its example is the tour's first step.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/platformer.md")]
+struct GuideDoctests;
+
 pub mod autopilot;
 pub mod demo;
 pub mod game;
