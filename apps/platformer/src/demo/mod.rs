@@ -299,3 +299,155 @@ impl Demo for Platformer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lore_reflect_egui::Edit;
+
+    #[test]
+    fn it_draws_the_level_its_entities_and_the_hud() {
+        let mut d = Platformer::new(LevelConfig::default(), Kinds::shipped(), true);
+        d.reset(2);
+        for _ in 0..300 {
+            d.step(&Input::default());
+        }
+        let game = d.game().unwrap();
+        let (start, _) = game.level().tile_box(game.level().side.start);
+        assert!(game.player().pos.distance(start) > 1.0, "the autopilot moved");
+        let mut batch = Batch::new(d.camera(), vec2(1280.0, 720.0));
+        d.draw(&mut batch);
+        // Two triangles per solid tile at least, and more for every enemy disk.
+        let solid = game.level().side.tiles.iter().filter(|&&t| t == lore_mazegen::LevelTile::Solid).count();
+        assert!(batch.triangle_count() > 2 * solid + 8 * game.enemies().count());
+        let hud: Vec<&str> = batch.labels().iter().map(|l| l.text.as_str()).collect();
+        assert!(hud.iter().any(|t| t.starts_with("level 1") && t.contains("enemies") && t.contains("box")), "{hud:?}");
+        assert!(hud.iter().any(|t| t.contains("collide2d") && t.contains("broadphase")), "{hud:?}");
+        assert!(d.stats().starts_with("level 1 (seed 2)"), "{}", d.stats());
+        // A level that cannot be made shows its error instead of panicking.
+        let mut bad = Platformer::new(LevelConfig { zones: 0, ..LevelConfig::default() }, Kinds::shipped(), true);
+        bad.reset(1);
+        bad.step(&Input::default());
+        assert!(bad.game().is_none() && !bad.stats().is_empty());
+        let mut batch = Batch::new(bad.camera(), vec2(1280.0, 720.0));
+        bad.draw(&mut batch);
+        assert!(batch.labels()[0].text.starts_with("platformer: level"));
+    }
+
+    #[test]
+    fn the_help_lists_every_key_and_c_switches_the_body_and_a_game_key_ends_the_autopilot() {
+        let d = Platformer::new(LevelConfig::default(), Kinds::shipped(), true);
+        let help: Vec<&str> = d.help().iter().map(|(k, _)| *k).collect();
+        for key in ["Space", "X or F", "down", "up", "C", "P", "I"] {
+            assert!(help.iter().any(|k| k.contains(key)), "{key} missing from the help {help:?}");
+        }
+        let mut d = d;
+        d.reset(4);
+        let mut input = Input::default();
+        input.press_key(Key::Char('c'));
+        d.step(&input);
+        assert!(d.game().unwrap().player().capsule && d.kinds().player.capsule);
+        assert!(d.autopilot(), "C is not a key of the game: the autopilot plays on");
+        let mut input = Input::default();
+        input.press_key(Key::Right);
+        d.step(&input);
+        assert!(!d.autopilot(), "running ends the autopilot");
+    }
+
+    #[test]
+    fn an_inspector_edit_applies_to_the_running_game_and_a_bad_one_is_refused_whole() {
+        let mut d = Platformer::new(LevelConfig::default(), Kinds::shipped(), false);
+        d.reset(5);
+        d.step(&Input::default());
+        let walkers =
+            |d: &Platformer| -> Vec<Vec2> { d.game().unwrap().enemies().filter(|e| !e.guard).map(|e| e.pos).collect() };
+        let changes = d.edit_kinds("walker", &[Edit::Number { path: "speed".into(), value: 0.0 }]).unwrap();
+        assert_eq!(changes.paths(), ["speed"]);
+        assert_eq!(d.game().unwrap().kinds().walker.speed, 0.0);
+        let before = walkers(&d);
+        assert!(!before.is_empty());
+        for _ in 0..60 {
+            d.step(&Input::default());
+        }
+        assert_eq!(walkers(&d), before, "walkers with speed 0 never move");
+        let kinds = d.kinds().clone();
+        let err = d
+            .edit_kinds(
+                "shot",
+                &[
+                    Edit::Number { path: "speed".into(), value: 20.0 },
+                    Edit::Number { path: "radius".into(), value: 0.9 },
+                ],
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("shot.radius = 0.9 is out of range (0.02..=0.45)"), "{err}");
+        assert_eq!(d.kinds(), &kinds);
+        assert_eq!(d.game().unwrap().kinds(), &kinds);
+        assert!(d.edit_kinds("player", &[Edit::Number { path: "mass".into(), value: 1.0 }]).is_err());
+        assert!(d.edit_kinds("dragon", &[Edit::Number { path: "speed".into(), value: 1.0 }]).is_err());
+        assert_eq!(d.kinds(), &kinds);
+    }
+
+    #[test]
+    fn the_side_panel_shows_the_inspector() {
+        let mut d = Platformer::new(LevelConfig::default(), Kinds::shipped(), true);
+        d.reset(3);
+        d.step(&Input::default());
+        assert!(d.inspector_open());
+        let ctx = lore_render::egui::Context::default();
+        let mut texts = Vec::new();
+        for _ in 0..3 {
+            let mut out = ctx.run_ui(lore_render::egui::RawInput::default(), |ui| d.ui(ui));
+            out.textures_delta.clear();
+            texts = out
+                .shapes
+                .iter()
+                .filter_map(|s| match &s.shape {
+                    lore_render::egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>();
+        }
+        for label in ["player  (PlayerKind)", "guard  (EnemyKind)", "climb_speed", "coyote_frames"] {
+            assert!(texts.iter().any(|t| t == label), "{label} missing from {texts:?}");
+        }
+        let mut input = Input::default();
+        input.press_key(Key::Char('i'));
+        d.step(&input);
+        assert!(!d.inspector_open());
+    }
+
+    #[test]
+    fn an_edited_kinds_file_is_reloaded_and_a_broken_one_keeps_the_last_good_values() {
+        let dir = std::env::temp_dir().join(format!("lore-platformer-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("kinds.xml");
+        std::fs::write(&path, crate::kinds::DEFAULT_KINDS_XML).unwrap();
+        let mut d = Platformer::new(LevelConfig::default(), Kinds::shipped(), true).watching_kinds(path.clone());
+        d.reset(4);
+        let step = |d: &mut Platformer| {
+            for _ in 0..KINDS_POLL_STEPS {
+                d.step(&Input::default());
+            }
+        };
+        step(&mut d);
+        let slow = crate::kinds::DEFAULT_KINDS_XML
+            .replace(r#"<parameter name="speed" value="1.5"/>"#, r#"<parameter name="speed" value="0"/>"#);
+        std::fs::write(&path, &slow).unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(1)).unwrap();
+        drop(file);
+        step(&mut d);
+        assert_eq!(d.game().unwrap().kinds().walker.speed, 0.0);
+        assert_eq!(d.kinds_error(), None);
+        std::fs::write(&path, &slow[..slow.len() / 2]).unwrap();
+        step(&mut d);
+        assert!(d.kinds_error().is_some_and(|e| e.contains("last good")), "{:?}", d.kinds_error());
+        assert_eq!(d.game().unwrap().kinds().walker.speed, 0.0);
+        std::fs::write(&path, crate::kinds::DEFAULT_KINDS_XML).unwrap();
+        step(&mut d);
+        assert_eq!(d.kinds_error(), None);
+        assert_eq!(d.game().unwrap().kinds(), &Kinds::shipped());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
