@@ -239,11 +239,9 @@ impl Autopilot {
                 }
             }
             SideMove::Jump { from, vx } => self.arc(game, input, from, vx, Launch::Jump),
-            SideMove::WalkOff { from, vx } => {
-                let start = if let Phase::Act { x0, .. } = self.phase { x0 } else { from_x };
-                let _ = from;
-                self.arc(game, input, start, vx, Launch::Walk)
-            }
+            // Walked off from the column's centre at the move's speed: the box leaves the ground
+            // where the move says it does.
+            SideMove::WalkOff { vx, .. } => self.arc(game, input, from_x, vx, Launch::Walk),
             SideMove::Drop { vx } => self.arc(game, input, from_x, vx, Launch::Drop),
             SideMove::LetGo { vx } => self.arc(game, input, from_x, vx, Launch::LetGo),
         }
@@ -307,7 +305,7 @@ impl Autopilot {
     /// The player came to rest: on to the next move if it is where the move ends, else plan
     /// again.
     fn check_arrival(&mut self, game: &Game, to: RestPos) {
-        if rest_candidates(game).first() == Some(&to) || rest_candidates(game).contains(&to) {
+        if rest_candidates(game).contains(&to) {
             self.next_move(game);
         } else {
             self.replan(game, "a move ended elsewhere");

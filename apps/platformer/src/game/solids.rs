@@ -157,8 +157,8 @@ fn tile_edges(level: &Level, edges: &mut Vec<(Vec2, Vec2, bool, When)>) -> Resul
                     }
                 }
                 LevelTile::Door(c) | LevelTile::Hatch(c) => {
-                    for (side, nb, a, b) in sides {
-                        if nb != Some(LevelTile::Solid) || side == Side::Top && nb.is_none() {
+                    for (_, nb, a, b) in sides {
+                        if nb != Some(LevelTile::Solid) {
                             add(a, b, false, When::Locked(c))?;
                         }
                     }
