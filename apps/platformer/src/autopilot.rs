@@ -49,6 +49,23 @@ pub struct Autopilot {
     replans: u32,
     jump_was_down: bool,
     stuck: Option<String>,
+    misses: Vec<Miss>,
+}
+
+/// A move that did not end where the route said (or took too long), after which the autopilot
+/// planned the rest of the leg again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Miss {
+    /// Level number.
+    pub level: u32,
+    /// The move.
+    pub how: SideMove,
+    /// Where it was to end.
+    pub planned: RestPos,
+    /// The tile the player was on instead.
+    pub tile: Option<(u32, u32)>,
+    /// Whether it took too long rather than ending elsewhere.
+    pub timed_out: bool,
 }
 
 impl Default for Autopilot {
@@ -72,7 +89,14 @@ impl Autopilot {
             replans: 0,
             jump_was_down: false,
             stuck: None,
+            misses: Vec::new(),
         }
+    }
+
+    /// Every move of the run that did not end where the route said, in order.
+    #[must_use]
+    pub fn misses(&self) -> &[Miss] {
+        &self.misses
     }
 
     /// Why the autopilot gave up on the current level, if it did (it then stands still).
@@ -138,6 +162,15 @@ impl Autopilot {
     /// Plans the rest of the current leg from where the player is.
     fn replan(&mut self, game: &Game, why: &str) {
         self.replans += 1;
+        if let Some(step) = self.steps.get(self.step) {
+            self.misses.push(Miss {
+                level: game.stats().level,
+                how: step.how,
+                planned: step.to,
+                tile: game.level().tile_of(game.player().pos),
+                timed_out: why.contains("too long"),
+            });
+        }
         let route = &game.level().route;
         let Some(leg) = route.legs.get(self.leg) else { return };
         if self.replans > MAX_REPLANS * (self.leg as u32 + 1) {
@@ -234,7 +267,9 @@ impl Autopilot {
                 }
             }
             SideMove::Lift { .. } => {
-                if p.grounded && (feet - to.y).abs() < 0.05 && lift_stop(game, step.to) == Some(true) {
+                // At the other stop: on the lift resting there, or on the floor the lower stop
+                // lies on (no lift needed there).
+                if p.grounded && (feet - to.y).abs() < 0.05 && lift_stop(game, step.to) != Some(false) {
                     self.next_move(game);
                 }
             }

@@ -16,6 +16,8 @@ pub struct Run {
     pub result: Result<LevelStats, String>,
     pub hashes: Vec<u64>,
     pub inputs: Vec<lore_render::Input>,
+    /// The moves that did not end where the route said.
+    pub misses: Vec<lore_platformer::autopilot::Miss>,
 }
 
 /// How deep the player's body (its box, or its capsule) is in the solid tiles (walls, floors,
@@ -59,7 +61,7 @@ pub fn depth_in_solids(game: &Game) -> f32 {
 pub fn play_level(seed: u64, kinds: Kinds, budget: u64, keep_inputs: bool) -> Run {
     let mut game = Game::new(LevelConfig { seed, ..LevelConfig::default() }, kinds).unwrap();
     let mut pilot = Autopilot::new();
-    let mut run = Run { result: Err(String::new()), hashes: Vec::new(), inputs: Vec::new() };
+    let mut run = Run { result: Err(String::new()), hashes: Vec::new(), inputs: Vec::new(), misses: Vec::new() };
     for _ in 0..budget {
         let input = pilot.input(&game);
         game.step(&input).unwrap();
@@ -69,6 +71,7 @@ pub fn play_level(seed: u64, kinds: Kinds, budget: u64, keep_inputs: bool) -> Ru
         }
         if let Some(done) = game.finished().first() {
             run.result = Ok(*done);
+            run.misses = pilot.misses().to_vec();
             return run;
         }
         let depth = depth_in_solids(&game);
@@ -79,10 +82,12 @@ pub fn play_level(seed: u64, kinds: Kinds, budget: u64, keep_inputs: bool) -> Ru
             game.player().pos
         );
         if let Some(why) = pilot.stuck() {
+            run.misses = pilot.misses().to_vec();
             run.result = Err(format!("seed {seed}: the autopilot gave up after {} frames: {why}", game.frame()));
             return run;
         }
     }
+    run.misses = pilot.misses().to_vec();
     let tile = game.level().tile_of(game.player().pos);
     run.result = Err(format!(
         "seed {seed}: not finished in {budget} frames; the player is at tile {tile:?} on leg {} of the route",
