@@ -79,6 +79,10 @@ stage "GPU tests on the GL backend (llvmpipe)" env WGPU_BACKEND=gl cargo test --
 stage "long tests (release, --ignored)" env LORE_BROADPHASE_FEATURES=parallel cargo test --release --tests \
   -p lore-allocators -p lore-bitpack-audio -p lore-broadphase -p lore-collide2d \
   -p lore-mazegen -p lore-pixel-collide -p lore-reflect --features lore-broadphase/parallel -- --ignored
+# The platformer: on 200 seeds every level lore-mazegen's check calls beatable is beaten by the
+# autopilot with the character controller (about 2.5 min on 2 busy cores).
+stage "platformer: the check and the autopilot agree on 200 seeds (release, --ignored)" \
+  cargo test --release -p lore-platformer --test agree -- --ignored
 # The file-safety tests that mount a small tmpfs (a full disk, a read-only folder) need root:
 # as root they run directly; otherwise the test binaries (only they) run through passwordless
 # sudo, as cargo's target runner, so the build stays the user's. No -p: the targets are picked

@@ -1,11 +1,10 @@
-//! The game's sound effects: made by a small synthesiser (square, triangle and saw
-//! oscillators, a noise generator and linear envelopes, nothing recorded), shipped as `.bpk`
-//! files encoded with lore-bitpack-audio, decoded at start.
-//!
-//! The synthesiser uses only additions, multiplications and divisions of `f32` (no `sin`, no
-//! `exp`), which IEEE 754 rounds the same way everywhere, so a committed `.bpk` file decodes to
-//! exactly what [`synthesise`] makes on any platform; a test checks it.
+//! The game's sound effects: scores for lore-bitpack-audio's small synthesiser
+//! ([`lore_bitpack_audio::synth`]: square, triangle and saw oscillators, noise, linear
+//! envelopes, nothing recorded), shipped as `.bpk` files encoded with lore-bitpack-audio,
+//! decoded at start. The synthesiser gives the same samples on every platform, so a committed
+//! `.bpk` file decodes to exactly what [`synthesise`] makes; a test checks it.
 
+use lore_bitpack_audio::synth::{Note, Wave, note};
 use lore_bitpack_audio::{Audio, Limits, decode_with_limits};
 
 use lore_bitpack_audio::mix::{MixError, Mixer};
@@ -64,32 +63,6 @@ impl Effect {
     }
 }
 
-/// Waveforms of the synthesiser.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Wave {
-    Square,
-    Triangle,
-    Saw,
-    Noise,
-}
-
-/// One note: a waveform gliding from `from` to `to` Hz over `seconds`, with a linear attack of
-/// `attack` seconds and a linear decay to silence, at `level` (0..1) of full scale.
-#[derive(Clone, Copy, Debug)]
-struct Note {
-    wave: Wave,
-    start: f32,
-    seconds: f32,
-    from: f32,
-    to: f32,
-    attack: f32,
-    level: f32,
-}
-
-const fn note(wave: Wave, start: f32, seconds: f32, from: f32, to: f32, level: f32) -> Note {
-    Note { wave, start, seconds, from, to, attack: 0.004, level }
-}
-
 fn score(effect: Effect) -> Vec<Note> {
     use Wave::{Noise, Saw, Square, Triangle};
     match effect {
@@ -115,61 +88,7 @@ fn score(effect: Effect) -> Vec<Note> {
 /// The effect as the synthesiser makes it: mono, [`SAMPLE_RATE`] Hz, 16-bit.
 #[must_use]
 pub fn synthesise(effect: Effect) -> Audio {
-    let notes = score(effect);
-    let end = notes.iter().map(|n| n.start + n.seconds).fold(0.0f32, f32::max);
-    let len = (end * SAMPLE_RATE as f32) as usize + 1;
-    let mut mix = vec![0f32; len];
-    let dt = 1.0 / SAMPLE_RATE as f32;
-    for n in &notes {
-        let first = (n.start * SAMPLE_RATE as f32) as usize;
-        let count = (n.seconds * SAMPLE_RATE as f32) as usize;
-        let mut phase = 0f32;
-        let mut noise: u32 = 0x1234_5678;
-        let mut held = 0f32;
-        for i in 0..count {
-            let t = i as f32 / count as f32;
-            let freq = n.from + (n.to - n.from) * t;
-            let before = phase;
-            phase += freq * dt;
-            if phase >= 1.0 {
-                phase -= 1.0;
-            }
-            let v = match n.wave {
-                Wave::Square => {
-                    if phase < 0.5 {
-                        1.0
-                    } else {
-                        -1.0
-                    }
-                }
-                Wave::Triangle => {
-                    if phase < 0.5 {
-                        4.0 * phase - 1.0
-                    } else {
-                        3.0 - 4.0 * phase
-                    }
-                }
-                Wave::Saw => 2.0 * phase - 1.0,
-                Wave::Noise => {
-                    // A new random level each time the phase wraps: noise pitched by `freq`.
-                    if phase < before || i == 0 {
-                        noise ^= noise << 13;
-                        noise ^= noise >> 17;
-                        noise ^= noise << 5;
-                        held = (noise >> 8) as f32 / 8_388_608.0 - 1.0;
-                    }
-                    held
-                }
-            };
-            let age = i as f32 * dt;
-            let env = if age < n.attack { age / n.attack } else { 1.0 - t };
-            if let Some(s) = mix.get_mut(first + i) {
-                *s += v * env * n.level;
-            }
-        }
-    }
-    let samples = mix.iter().map(|&s| (s * 32767.0).round().clamp(-32768.0, 32767.0) as i16).collect();
-    Audio { sample_rate: SAMPLE_RATE, channels: 1, bits: 16, samples }
+    lore_bitpack_audio::synth::synthesise(&score(effect), SAMPLE_RATE)
 }
 
 /// Why the effects could not be loaded.

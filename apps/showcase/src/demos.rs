@@ -9,15 +9,30 @@ pub fn all() -> Vec<Box<dyn Demo>> {
     all_recording().0
 }
 
-/// All demos, in menu order, with the dungeon recording its sound mix (for `dungeon.wav`).
-/// When its sound assets cannot be decoded the dungeon runs silent and the recording is `None`.
+/// All demos, in menu order, with the dungeon and the platformer recording their sound mix
+/// (for `dungeon.wav` and `platformer.wav`), by demo name. A game whose sound assets cannot be
+/// decoded runs silent and has no recording.
 #[must_use]
 pub fn all_recording() -> crate::Recorded {
-    let (dungeon, recording) = match lore_dungeon::demo_with_recording() {
-        Ok((demo, recording)) => (demo, Some(recording)),
+    let mut recordings = Vec::new();
+    let dungeon = match lore_dungeon::demo_with_recording() {
+        Ok((demo, recording)) => {
+            recordings.push(("dungeon", recording));
+            demo
+        }
         Err(e) => {
             eprintln!("lore-showcase: dungeon sound: {e}; the dungeon runs silent");
-            (lore_dungeon::demo(), None)
+            lore_dungeon::demo()
+        }
+    };
+    let platformer = match lore_platformer::demo_with_recording() {
+        Ok((demo, recording)) => {
+            recordings.push(("platformer", recording));
+            demo
+        }
+        Err(e) => {
+            eprintln!("lore-showcase: platformer sound: {e}; the platformer runs silent");
+            lore_platformer::demo()
         }
     };
     let demos = vec![
@@ -27,8 +42,9 @@ pub fn all_recording() -> crate::Recorded {
         lore_editor::demo(),
         lore_maze::demo(),
         lore_pixels::demo(),
+        platformer,
         lore_slide::demo(),
         lore_swarm::demo(),
     ];
-    (demos, recording)
+    (demos, recordings)
 }

@@ -41,20 +41,21 @@ pub fn select(names: &[String]) -> Result<Vec<Box<dyn Demo>>, String> {
     select_recording(names).map(|(demos, _)| demos)
 }
 
-/// Demos to run and, when the dungeon is among them, its sound recording.
-pub type Recorded = (Vec<Box<dyn Demo>>, Option<lore_dungeon::demo::Recording>);
+/// Demos to run and the sound recordings of those among them that record their mix (the
+/// dungeon and the platformer), by demo name.
+pub type Recorded = (Vec<Box<dyn Demo>>, Vec<(&'static str, lore_dungeon::demo::Recording)>);
 
-/// Like [`select`], with the dungeon's sound recording when the dungeon is among the demos.
+/// Like [`select`], with the sound recordings of the games among the demos.
 ///
 /// # Errors
 /// A message naming the unknown demo and the known ones.
 pub fn select_recording(names: &[String]) -> Result<Recorded, String> {
-    let (all, recording) = demos::all_recording();
+    let (all, recordings) = demos::all_recording();
     let known: Vec<&str> = all.iter().map(|d| d.name()).collect();
     if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
         return Err(format!("unknown demo `{bad}`; known demos: {}", known.join(", ")));
     }
     let wanted = |name: &str| names.is_empty() || names.iter().any(|n| n == name);
-    let recording = recording.filter(|_| wanted("dungeon"));
-    Ok((all.into_iter().filter(|d| wanted(d.name())).collect(), recording))
+    let recordings = recordings.into_iter().filter(|(name, _)| wanted(name)).collect();
+    Ok((all.into_iter().filter(|d| wanted(d.name())).collect(), recordings))
 }

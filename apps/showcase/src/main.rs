@@ -21,15 +21,19 @@ fn main() -> std::process::ExitCode {
             }
         };
     }
-    let result = select_recording(&cli.demos).and_then(|(demos, recording)| {
+    let result = select_recording(&cli.demos).and_then(|(demos, recordings)| {
         lore_render::run(demos, &cli.run).map_err(|e| e.to_string())?;
-        // Headless, the dungeon's mix of the run is written beside its PNG.
-        match recording {
-            Some(rec) if cli.run.is_headless() => {
-                lore_dungeon::demo::write_recording(&cli.run.out.join("dungeon.wav"), &rec)
+        // Headless, each game's mix of the run is written beside its PNG.
+        if cli.run.is_headless() {
+            for (name, rec) in recordings {
+                let path = cli.run.out.join(format!("{name}.wav"));
+                match name {
+                    "platformer" => lore_platformer::demo::write_recording(&path, &rec)?,
+                    _ => lore_dungeon::demo::write_recording(&path, &rec)?,
+                }
             }
-            _ => Ok(()),
         }
+        Ok(())
     });
     match result {
         Ok(_) => std::process::ExitCode::SUCCESS,

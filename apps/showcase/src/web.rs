@@ -16,7 +16,8 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// The module's entry point, called by wasm-bindgen's JS glue once the module is loaded.
 #[wasm_bindgen(start)]
 pub fn start() {
-    let (demos, recording) = crate::demos::all_recording();
+    let (demos, recordings) = crate::demos::all_recording();
+    let recording = recordings.into_iter().find(|(name, _)| *name == "dungeon").map(|(_, r)| r);
     // `start` reports a failure itself, on the page and in the console; there is no one else
     // to hand it to, and no sound without the demos.
     if lore_render::web::start(demos).is_ok() {

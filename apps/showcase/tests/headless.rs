@@ -118,7 +118,7 @@ fn check_bounce(name: &str, backend: Option<&str>) {
 /// content (each demo's own crate checks what its picture shows; here: that it is not blank).
 #[test]
 fn every_demo_writes_a_picture() {
-    const DEMOS: [&str; 8] = ["alloc", "bounce", "dungeon", "editor", "maze", "pixels", "slide", "swarm"];
+    const DEMOS: [&str; 9] = ["alloc", "bounce", "dungeon", "editor", "maze", "pixels", "platformer", "slide", "swarm"];
     let list = Command::new(env!("CARGO_BIN_EXE_lore-showcase")).arg("--list").output().expect("run lore-showcase");
     let listed = String::from_utf8_lossy(&list.stdout);
     let names: Vec<&str> = listed.lines().filter_map(|l| l.split_whitespace().next()).collect();

@@ -70,6 +70,9 @@ pub mod plan;
 mod planes;
 pub mod predict;
 pub mod stats;
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod synth;
 pub mod wav;
 
 /// The guide, docs/bitpack-audio.md: its examples are compiled and run as doctests.

@@ -130,8 +130,9 @@ pub use glam::Vec2;
 pub use grid::{ASCII_COLORS, Cell, CellMap, GridTree, Tile, TileMap, TilePos};
 pub use maze::{Edge, EdgeKind, Key, Layout, Maze, NO_NODE};
 pub use side::{
-    Climb, LevelTile, Lift, MAX_LEVEL_TILES, Movement, SideConfig, SideGenerator, SideLevel, SideSolution, SideStep,
-    TMX_TILE_PIXELS, TMX_TILES, check_side, generate_side,
+    Climb, LevelTile, Lift, MAX_LEVEL_TILES, Movement, RestPos, RouteLeg, RouteStep, SideConfig, SideGenerator,
+    SideLevel, SideMove, SideRoute, SideSolution, SideStep, TMX_TILE_PIXELS, TMX_TILES, check_side, generate_side,
+    route_leg, route_side,
 };
 pub use solve::{Measures, Solution, check, measure};
 pub use steps::{Generator, Step, generate};

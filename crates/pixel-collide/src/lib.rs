@@ -68,6 +68,7 @@
 // The crate docs name the GPU items; without the `gpu` feature those links have no target.
 #![cfg_attr(not(feature = "gpu"), allow(rustdoc::broken_intra_doc_links))]
 
+mod disks;
 mod error;
 #[cfg(feature = "gpu")]
 mod gpu;
@@ -79,6 +80,9 @@ pub mod shapes;
 mod sprite;
 mod world;
 
+#[cfg(feature = "gpu")]
+pub use disks::GpuDiskPairs;
+pub use disks::{DiskAt, DiskPairs};
 pub use error::Error;
 pub use glam;
 #[cfg(feature = "gpu")]

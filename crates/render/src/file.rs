@@ -158,3 +158,43 @@ mod tests {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+/// A file polled for changes, for hot reload: [`FileWatch::changed`] says whether its
+/// modification time or length differs from the last look (a file that appears, disappears or
+/// cannot be read counts as a change once). Polling, not an OS notification, so it works the
+/// same everywhere and costs one `stat` a look.
+#[derive(Clone, Debug)]
+pub struct FileWatch {
+    path: PathBuf,
+    seen: Option<(std::time::SystemTime, u64)>,
+}
+
+impl FileWatch {
+    /// Watches `path`, taking its present state as seen.
+    #[must_use]
+    pub fn new(path: PathBuf) -> Self {
+        let seen = stamp(&path);
+        Self { path, seen }
+    }
+
+    /// The watched file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the file changed since the last look (and remembers it as seen).
+    pub fn changed(&mut self) -> bool {
+        let now = stamp(&self.path);
+        if now == self.seen {
+            return false;
+        }
+        self.seen = now;
+        true
+    }
+}
+
+fn stamp(path: &Path) -> Option<(std::time::SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}

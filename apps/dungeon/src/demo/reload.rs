@@ -4,11 +4,10 @@
 use super::Dungeon;
 use crate::kinds::Kinds;
 
-/// A kinds file polled for changes.
+/// A kinds file polled for changes (lore-render's [`FileWatch`](lore_render::file::FileWatch)).
 #[derive(Debug)]
 pub(super) struct KindsWatch {
-    path: std::path::PathBuf,
-    seen: Option<(std::time::SystemTime, u64)>,
+    file: lore_render::file::FileWatch,
     error: Option<String>,
 }
 
@@ -21,8 +20,7 @@ impl Dungeon {
     /// good kinds in place and shows the error in the HUD until it is fixed.
     #[must_use]
     pub fn watching_kinds(mut self, path: std::path::PathBuf) -> Self {
-        let seen = file_stamp(&path);
-        self.watch = Some(KindsWatch { path, seen, error: None });
+        self.watch = Some(KindsWatch { file: lore_render::file::FileWatch::new(path), error: None });
         self
     }
 
@@ -35,12 +33,10 @@ impl Dungeon {
     /// Looks at the kinds file and reloads it when it changed.
     pub(super) fn poll_kinds(&mut self) {
         let Some(watch) = self.watch.as_mut() else { return };
-        let stamp = file_stamp(&watch.path);
-        if stamp == watch.seen {
+        if !watch.file.changed() {
             return;
         }
-        watch.seen = stamp;
-        match Kinds::load(&watch.path) {
+        match Kinds::load(watch.file.path()) {
             Ok(kinds) => {
                 let applied = self.game.as_mut().map_or(Ok(()), |g| g.set_kinds(kinds.clone()));
                 match applied {
@@ -54,9 +50,4 @@ impl Dungeon {
             Err(e) => watch.error = Some(format!("{e}; last good kinds kept")),
         }
     }
-}
-
-fn file_stamp(path: &std::path::Path) -> Option<(std::time::SystemTime, u64)> {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.modified().ok()?, meta.len()))
 }

@@ -19,7 +19,7 @@ mod reach;
 
 pub use build::{Climb, SideGenerator, SideStep, generate_side};
 pub use export::{TMX_TILE_PIXELS, TMX_TILES};
-pub use reach::{SideSolution, check_side};
+pub use reach::{RestPos, RouteLeg, RouteStep, SideMove, SideRoute, SideSolution, check_side, route_leg, route_side};
 
 use glam::{Vec2, vec2};
 

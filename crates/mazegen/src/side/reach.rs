@@ -300,28 +300,29 @@ impl<'a> Space<'a> {
         [home, other].into_iter().find(|&c| self.stands(c, row - 1)).map(|c| Pos { c, r: row - 1, climbing: false })
     }
 
-    /// Every position one move away from `p` (with the keys held now).
-    fn moves(&mut self, p: Pos, out: &mut Vec<Pos>) {
+    /// Every position one move away from `p` (with the keys held now), with the move.
+    fn moves(&mut self, p: Pos, out: &mut Vec<(Pos, SideMove)>) {
         let m = self.level.movement;
         let run = m.run_speed;
         let (c, r) = (p.c, p.r);
         let feet = (r + 1) as f32;
         let centre = c as f32 + 0.5;
-        let mut push = |s: &mut Self, q: Pos| {
+        let mut push = |s: &mut Self, q: Pos, how: SideMove| {
             if s.valid(q) {
-                out.push(q);
+                out.push((q, how));
             }
         };
         if p.climbing {
-            push(self, Pos { c, r: r - 1, climbing: true });
-            push(self, Pos { c, r: r + 1, climbing: true });
+            push(self, Pos { c, r: r - 1, climbing: true }, SideMove::Climb);
+            push(self, Pos { c, r: r + 1, climbing: true }, SideMove::Climb);
             // Off the top (standing on the ladder's top tile) or the bottom.
-            push(self, Pos { c, r: r - 1, climbing: false });
-            push(self, Pos { c, r, climbing: false });
+            push(self, Pos { c, r: r - 1, climbing: false }, SideMove::ClimbOff);
+            push(self, Pos { c, r, climbing: false }, SideMove::ClimbOff);
             for dir in [-1.0f32, 1.0] {
                 for share in [0.5, 1.0] {
-                    if let Some(q) = self.arc(centre, feet, dir * share * run, 0.0) {
-                        out.push(q);
+                    let vx = dir * share * run;
+                    if let Some(q) = self.arc(centre, feet, vx, 0.0) {
+                        out.push((q, SideMove::LetGo { vx }));
                     }
                 }
             }
@@ -329,10 +330,10 @@ impl<'a> Space<'a> {
         }
         // Walking and grabbing ladders.
         for dc in [-1, 1] {
-            push(self, Pos { c: c + dc, r, climbing: false });
+            push(self, Pos { c: c + dc, r, climbing: false }, SideMove::Walk);
         }
-        push(self, Pos { c, r, climbing: true });
-        push(self, Pos { c, r: r + 1, climbing: true });
+        push(self, Pos { c, r, climbing: true }, SideMove::Grab);
+        push(self, Pos { c, r: r + 1, climbing: true }, SideMove::Grab);
         // Slopes: up to the right over a `/` at (c + 1, r), down to the right over a `\` at
         // (c + 1, r + 1), and the mirror images.
         for dir in [-1i64, 1] {
@@ -343,11 +344,11 @@ impl<'a> Space<'a> {
                 (LevelTile::SlopeDown, LevelTile::SlopeUp)
             };
             if self.tile(next, r) == Some(up) && self.column_free(next, r) && self.stands(c + 2 * dir, r - 1) {
-                out.push(Pos { c: c + 2 * dir, r: r - 1, climbing: false });
+                out.push((Pos { c: c + 2 * dir, r: r - 1, climbing: false }, SideMove::Walk));
             }
             if self.tile(next, r + 1) == Some(down) && self.column_free(next, r + 1) && self.stands(c + 2 * dir, r + 1)
             {
-                out.push(Pos { c: c + 2 * dir, r: r + 1, climbing: false });
+                out.push((Pos { c: c + 2 * dir, r: r + 1, climbing: false }, SideMove::Walk));
             }
         }
         // Lifts: ride from one stop to the other.
@@ -366,14 +367,14 @@ impl<'a> Space<'a> {
             };
             let sweep = (top..=bottom).all(|f| self.column_free(c, f));
             if sweep && self.stands(c, to - 1) {
-                out.push(Pos { c, r: to - 1, climbing: false });
+                out.push((Pos { c, r: to - 1, climbing: false }, SideMove::Lift { index: i as u32 }));
             }
         }
         // Jumps.
         let jump = m.jump_speed();
         for share in [-1.0f32, -0.5, 0.0, 0.5, 1.0] {
             if let Some(q) = self.arc(centre, feet, share * run, -jump) {
-                out.push(q);
+                out.push((q, SideMove::Jump { from: centre, vx: share * run }));
             }
         }
         // At the edge of a ledge: jump from the last spot where the box is still held, or walk
@@ -382,14 +383,16 @@ impl<'a> Space<'a> {
             if !self.holds(c + dir, r + 1) {
                 let rim = centre + dir as f32 * (0.5 + self.half_width - 0.01);
                 for share in [0.5f32, 1.0] {
-                    if let Some(q) = self.arc(rim, feet, dir as f32 * share * run, -jump) {
-                        out.push(q);
+                    let vx = dir as f32 * share * run;
+                    if let Some(q) = self.arc(rim, feet, vx, -jump) {
+                        out.push((q, SideMove::Jump { from: rim, vx }));
                     }
                 }
                 let edge = centre + dir as f32 * (0.5 + self.half_width);
                 for share in [0.1f32, 0.5, 1.0] {
-                    if let Some(q) = self.arc(edge, feet, dir as f32 * share * run, 0.0) {
-                        out.push(q);
+                    let vx = dir as f32 * share * run;
+                    if let Some(q) = self.arc(edge, feet, vx, 0.0) {
+                        out.push((q, SideMove::WalkOff { from: edge, vx }));
                     }
                 }
             }
@@ -398,7 +401,7 @@ impl<'a> Space<'a> {
         if self.tile(c, r + 1) == Some(LevelTile::OneWay) {
             for share in [-1.0f32, -0.5, 0.0, 0.5, 1.0] {
                 if let Some(q) = self.arc(centre, feet + 0.01, share * run, 0.0) {
-                    out.push(q);
+                    out.push((q, SideMove::Drop { vx: share * run }));
                 }
             }
         }
@@ -473,7 +476,7 @@ impl<'a> Search<'a> {
                         self.waiting[color].push(p);
                     }
                 }
-                for &q in &next {
+                for &(q, _) in &next {
                     if let Some(i) = self.index(q)
                         && !self.seen[i]
                     {
@@ -523,4 +526,219 @@ impl<'a> Search<'a> {
             None => Unbeatable::ExitUnreachable { at: level.exit },
         }
     }
+}
+
+/// How a route moves from one rest position to the next: the moves [`check_side`] credits (see
+/// the module documentation), with what a player has to do for each. Speeds are in tiles per
+/// second (positive to the right), positions in tiles from the level's left edge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SideMove {
+    /// Walk to the next column at the same height, or over a slope tile one row up or down.
+    Walk,
+    /// Grab a ladder: the one the body is in, or the one just under the feet.
+    Grab,
+    /// Climb one ladder tile up or down.
+    Climb,
+    /// Climb off a ladder's top, or step off its bottom, standing.
+    ClimbOff,
+    /// Let go of a ladder sideways at `vx`, falling.
+    LetGo {
+        /// Horizontal speed.
+        vx: f32,
+    },
+    /// Ride lift `index` (of [`SideLevel::lifts`]) to its other stop.
+    Lift {
+        /// The lift.
+        index: u32,
+    },
+    /// Jump with the centre at `from`, moving at `vx`.
+    Jump {
+        /// Centre at take-off.
+        from: f32,
+        /// Horizontal speed.
+        vx: f32,
+    },
+    /// Walk off a ledge, leaving the ground with the centre at `from`, moving at `vx`.
+    WalkOff {
+        /// Centre where the box leaves the ground.
+        from: f32,
+        /// Horizontal speed.
+        vx: f32,
+    },
+    /// Drop through the one-way platform underfoot, moving at `vx`.
+    Drop {
+        /// Horizontal speed.
+        vx: f32,
+    },
+}
+
+/// A rest position of the character: standing in `column` with its feet on the top edge of
+/// row `row + 1`, or climbing the ladder tile `(column, row)` with its feet on its bottom edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RestPos {
+    /// Column of the body.
+    pub column: u32,
+    /// Row of the body's lowest tile.
+    pub row: u32,
+    /// Climbing a ladder rather than standing.
+    pub climbing: bool,
+}
+
+/// One step of a route: the move and where it comes to rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RouteStep {
+    /// The move.
+    pub how: SideMove,
+    /// Where it ends.
+    pub to: RestPos,
+}
+
+/// One leg of a [`SideRoute`]: the steps to a key (its color) or to the exit (`None`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RouteLeg {
+    /// The key this leg picks up, or `None` for the leg to the exit.
+    pub key: Option<u8>,
+    /// The tile it ends on.
+    pub target: (u32, u32),
+    /// The moves, in order.
+    pub steps: Vec<RouteStep>,
+}
+
+/// A route through a side-scroller level: from the start to every key in the order
+/// [`check_side`] found them, then to the exit, each leg a shortest sequence of credited moves.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SideRoute {
+    /// The rest position at the start.
+    pub start: RestPos,
+    /// The legs in order (the last one to the exit).
+    pub legs: Vec<RouteLeg>,
+}
+
+/// The route [`check_side`]'s moves give through `level`: every key in key order, then the
+/// exit. Keys whose tiles a leg passes are counted as held from the end of that leg on.
+///
+/// ```
+/// use lore_mazegen::{SideConfig, generate_side, route_side};
+/// let level = generate_side(&SideConfig::default().seed(3))?;
+/// let route = route_side(&level)?;
+/// assert_eq!(route.legs.len(), 4); // three keys, then the exit
+/// assert_eq!(route.legs[3].target, level.exit);
+/// # Ok::<(), lore_mazegen::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`check_side`]; [`Error::Unbeatable`] (the exit) if a leg finds no way, which a level
+/// that passed the check never gives.
+pub fn route_side(level: &SideLevel) -> Result<SideRoute, Error> {
+    let solution = check_side(level)?;
+    let start = RestPos { column: level.start.0, row: level.start.1, climbing: false };
+    let mut held = Vec::new();
+    let mut legs = Vec::new();
+    let mut at = start;
+    let mut targets: Vec<(Option<u8>, (u32, u32))> = Vec::new();
+    for &color in &solution.key_order {
+        if let Some(&(_, tile)) = level.keys.iter().find(|&&(c, _)| c == color) {
+            targets.push((Some(color), tile));
+        }
+    }
+    targets.push((None, level.exit));
+    for (key, target) in targets {
+        if key.is_some_and(|c| held.contains(&c)) {
+            continue;
+        }
+        let steps =
+            route_leg(level, at, &held, target).ok_or(Error::Unbeatable(Unbeatable::ExitUnreachable { at: target }))?;
+        // Every key the leg touches is held from now on.
+        let space = Space::new(level);
+        for p in std::iter::once(at).chain(steps.iter().map(|s| s.to)) {
+            let p = Pos { c: i64::from(p.column), r: i64::from(p.row), climbing: p.climbing };
+            for &(c, tile) in &level.keys {
+                if space.touches(p, tile) && !held.contains(&c) {
+                    held.push(c);
+                }
+            }
+        }
+        if let Some(c) = key
+            && !held.contains(&c)
+        {
+            held.push(c);
+        }
+        if let Some(last) = steps.last() {
+            at = last.to;
+        }
+        legs.push(RouteLeg { key, target, steps });
+    }
+    Ok(SideRoute { start, legs })
+}
+
+/// A shortest sequence of credited moves from `from` to a rest position touching tile
+/// `target`, holding the keys `held`; `None` when there is none, when `from` is not a valid
+/// rest position or the level is malformed (see [`check_side`]). An empty sequence when `from`
+/// touches the target already.
+#[must_use]
+pub fn route_leg(level: &SideLevel, from: RestPos, held: &[u8], target: (u32, u32)) -> Option<Vec<RouteStep>> {
+    if level.movement.validate().is_err()
+        || level.width == 0
+        || level.height == 0
+        || level.tiles.len() != level.width as usize * level.height as usize
+        || u64::from(level.width) * u64::from(level.height) > MAX_TILES
+    {
+        return None;
+    }
+    let mut space = Space::new(level);
+    for &c in held {
+        space.held[usize::from(c)] = true;
+    }
+    let (w, h) = (i64::from(level.width), i64::from(level.height));
+    let index = |p: Pos| {
+        (p.c >= 0 && p.r >= 0 && p.c < w && p.r < h).then(|| ((p.r * w + p.c) * 2 + i64::from(p.climbing)) as usize)
+    };
+    let start = Pos { c: i64::from(from.column), r: i64::from(from.row), climbing: from.climbing };
+    if !space.valid(start) {
+        return None;
+    }
+    let mut parent: Vec<Option<(usize, SideMove)>> = vec![None; (w * h * 2) as usize];
+    let mut seen = vec![false; (w * h * 2) as usize];
+    let mut queue = VecDeque::new();
+    let first = index(start)?;
+    seen[first] = true;
+    queue.push_back(start);
+    let mut next = Vec::new();
+    let decode = |i: usize| {
+        let climbing = i % 2 == 1;
+        let cell = (i / 2) as i64;
+        Pos { c: cell % w, r: cell / w, climbing }
+    };
+    while let Some(p) = queue.pop_front() {
+        if space.touches(p, target) {
+            let mut steps = Vec::new();
+            let mut i = index(p)?;
+            while let Some((prev, how)) = parent[i] {
+                let q = decode(i);
+                steps
+                    .push(RouteStep { how, to: RestPos { column: q.c as u32, row: q.r as u32, climbing: q.climbing } });
+                i = prev;
+            }
+            steps.reverse();
+            return Some(steps);
+        }
+        next.clear();
+        space.moves(p, &mut next);
+        let from = index(p)?;
+        for &(q, how) in &next {
+            if let Some(i) = index(q)
+                && !seen[i]
+            {
+                seen[i] = true;
+                parent[i] = Some((from, how));
+                queue.push_back(q);
+            }
+        }
+    }
+    None
 }
