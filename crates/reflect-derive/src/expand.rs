@@ -41,8 +41,8 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     for param in generics.type_params_mut() {
         param.bounds.push(syn::parse_quote!(__lr::Reflect));
         if is_enum {
-            // `set_variant` builds the new variant's fields with `Default`.
-            param.bounds.push(syn::parse_quote!(::core::default::Default));
+            // `set_variant` builds the new variant's fields with `Typed::create`.
+            param.bounds.push(syn::parse_quote!(__lr::Typed));
         }
     }
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
@@ -116,11 +116,30 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
         }
     };
     let (ref_expr, mut_expr) = refs;
-    let register = model.attrs.register.map(|_| {
-        quote! {
+    let register = model.attrs.register.map(|_| match &model.attrs.create {
+        Some(path) => quote! {
+            __lr::inventory::submit! {
+                __lr::Registration(__lr::Kind::from_parts(
+                    <#ident as __lr::Typed>::INFO,
+                    || -> __lr::Box<dyn __lr::Reflect> { __lr::Box::new(#path()) },
+                ))
+            }
+        },
+        None => quote! {
             __lr::inventory::submit! { __lr::Registration(__lr::Kind::of::<#ident>()) }
-        }
+        },
     });
+    // `Typed::create`: the factory, or `Default` found by an autoref probe (a concrete type
+    // that is not `Default` gets `None`; so does a generic one, whose bounds the probe
+    // cannot see).
+    let create = match &model.attrs.create {
+        Some(path) => quote!(::core::option::Option::Some(#path())),
+        None => quote! {{
+            #[allow(unused_imports)]
+            use __lr::{CreateFallback as _, CreateViaDefault as _};
+            (&__lr::CreateProbe::<Self>::new()).probe_create()
+        }},
+    };
 
     quote! {
         const _: () = {
@@ -133,6 +152,8 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
                     docs: #docs,
                     shape: #shape,
                 };
+                #[inline]
+                fn create() -> ::core::option::Option<Self> { #create }
             }
 
             impl #impl_g __lr::Reflect for #ident #ty_g #where_g {
@@ -389,10 +410,20 @@ fn enum_impl(
         let n = binds.len();
         count_arms.push(quote!(#pat => #n,));
         let defaults = v.fields.iter().map(|f| {
-            let member = &f.member;
+            let (member, ty) = (&f.member, &f.ty);
+            // Reflected fields are made by `Typed::create` (no `Default` needed); skipped
+            // fields, which need not be reflected, by `Default`.
+            let value = if f.attrs.skip {
+                quote!(::core::default::Default::default())
+            } else {
+                quote_spanned!(ty.span()=> match <#ty as __lr::Typed>::create() {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => return false,
+                })
+            };
             match v.style {
-                Style::Named => quote!(#member: ::core::default::Default::default()),
-                _ => quote!(::core::default::Default::default()),
+                Style::Named => quote!(#member: #value),
+                _ => value,
             }
         });
         let build = match v.style {

@@ -119,7 +119,7 @@ pub type Segment<'a> = PathSegment<'a>;
 /// not clash with lore-allocators' `Handle`.
 #[deprecated(since = "0.2.0", note = "renamed to `TypedPath`; lore-allocators' `Handle` is a generational key")]
 pub type Handle<T> = TypedPath<T>;
-pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, Struct, Typed, Value};
+pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, Set, Struct, Typed, Value};
 pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]
 pub use serde_doc::{DocumentData, ThingData};
@@ -187,7 +187,9 @@ pub mod __private {
         EnumInfo, FieldAttrs, FieldInfo, NameTable, Shape, StructInfo, StructStyle, TypeInfo, VariantInfo, fnv1a,
         name_table,
     };
-    pub use crate::reflect::{Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed};
+    pub use crate::reflect::{
+        CreateFallback, CreateProbe, CreateViaDefault, Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed,
+    };
     pub use crate::registry::{Kind, Registration};
     pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};

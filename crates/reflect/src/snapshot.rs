@@ -20,6 +20,8 @@ pub(crate) enum Snapshot {
     List(Vec<Snapshot>),
     /// A map's entries.
     Map(Vec<(String, Snapshot)>),
+    /// A set's elements, by text form.
+    Set(Vec<String>),
 }
 
 impl Snapshot {
@@ -43,8 +45,9 @@ impl Snapshot {
             ),
             ReflectRef::List(l) => Snapshot::List((0..l.len()).filter_map(|i| l.get(i)).map(Snapshot::take).collect()),
             ReflectRef::Map(m) => Snapshot::Map(
-                m.keys().into_iter().filter_map(|k| Some((k.to_string(), Snapshot::take(m.get(k)?)))).collect(),
+                m.keys().into_iter().filter_map(|k| Some((k.to_string(), Snapshot::take(m.get(&k)?)))).collect(),
             ),
+            ReflectRef::Set(set) => Snapshot::Set(set.elements().into_iter().map(|e| e.to_text()).collect()),
         }
     }
 
@@ -88,9 +91,26 @@ impl Snapshot {
                 }
             }
             (Snapshot::Map(entries), ReflectMut::Map(m)) => {
-                m.clear();
+                // Entries added since go; the others are put back in place. Changes remove
+                // entries only once nothing can fail, so no entry needs making again (which
+                // a value without `Default` could not be).
+                crate::text::remove_stale_entries(m, entries.iter().map(|(k, _)| k.as_str()));
                 for (key, entry) in entries {
-                    entry.restore(m.insert_default(key));
+                    let target = match m.get_mut(key) {
+                        Some(target) => Some(target),
+                        None => m.insert_default(key).ok(),
+                    };
+                    if let Some(target) = target {
+                        entry.restore(target);
+                    }
+                }
+            }
+            (Snapshot::Set(elements), ReflectMut::Set(set)) => {
+                set.retain(&mut |e| elements.contains(&e.to_text()));
+                for text in elements {
+                    // The text was written by an element of this set; it reads back. Present
+                    // elements are left as they are (no new element is made for them).
+                    let _ = set.insert_with(&mut |e| crate::text::set_text(e, text));
                 }
             }
             _ => debug_assert!(false, "a snapshot is restored into the value it was taken from"),

@@ -77,6 +77,11 @@ macro_rules! reflect_value {
                 docs: "",
                 shape: $crate::Shape::Value($crate::ValueKind::Opaque),
             };
+            fn create() -> ::core::option::Option<Self> {
+                #[allow(unused_imports)]
+                use $crate::__private::{CreateFallback as _, CreateViaDefault as _};
+                (&$crate::__private::CreateProbe::<$t>::new()).probe_create()
+            }
         }
         impl $crate::Reflect for $t {
             fn type_info(&self) -> &'static $crate::TypeInfo {
