@@ -97,7 +97,7 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect) -> Result<(),
                     }
                 }
             }
-            text::remove_stale_entries(m, keys.iter().map(|k| &**k));
+            crate::snapshot::remove_stale_entries(m, keys.iter().map(|k| &**k));
             Ok(())
         }
         (ReflectMut::Set(set), ReflectRef::Set(o)) => {

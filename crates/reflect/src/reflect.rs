@@ -324,16 +324,6 @@ pub trait Set: Reflect {
     fn clear(&mut self);
 }
 
-impl dyn Set {
-    /// Inserts the element whose text form is `text`; returns whether it was new.
-    ///
-    /// # Errors
-    /// As [`Set::insert_with`], or the text error.
-    pub fn insert_text(&mut self, text: &str) -> Result<bool, crate::Error> {
-        self.insert_with(&mut |e| crate::text::set_text(e, text))
-    }
-}
-
 /// Why text could not be read as a value (the caller adds the path).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {

@@ -471,7 +471,7 @@ fn apply(node: &Node<'_>, target: &mut dyn Reflect, path: &mut String) -> Result
                 with_path(path, format_args!("[{key:?}]"), |p| apply(&item.value, value, p))?;
             }
             let keys = items.iter().filter_map(|i| i.key.as_deref());
-            remove_stale_entries(m, keys);
+            crate::snapshot::remove_stale_entries(m, keys);
             Ok(())
         }
         ReflectMut::Set(set) => {
@@ -502,36 +502,18 @@ fn apply(node: &Node<'_>, target: &mut dyn Reflect, path: &mut String) -> Result
     }
 }
 
-/// Removes the entries of `m` that none of `wanted` names. Compared by entry, not by text,
-/// so that `"+3"` and `"3"` name one integer key; called once every wanted entry is in,
-/// when the entries no longer move. Zero-sized values share one address; their keys are
-/// compared by text.
-pub(crate) fn remove_stale_entries<'k>(m: &mut dyn crate::Map, wanted: impl Iterator<Item = &'k str> + Clone) {
-    let zero_sized = m.keys().first().and_then(|k| m.get(k)).is_some_and(|v| core::mem::size_of_val(v) == 0);
-    if zero_sized {
-        let stale: Vec<String> =
-            m.keys().into_iter().filter(|k| !wanted.clone().any(|w| w == k)).map(Cow::into_owned).collect();
-        for key in stale {
-            m.remove(&key);
-        }
-        return;
-    }
-    let address = |v: &dyn Reflect| core::ptr::from_ref(v).cast::<()>() as usize;
-    let mut kept: Vec<usize> = wanted.filter_map(|k| m.get(k).map(address)).collect();
-    kept.sort_unstable();
-    let stale: Vec<String> = m
-        .keys()
-        .into_iter()
-        .filter(|k| m.get(k).is_some_and(|v| kept.binary_search(&address(v)).is_err()))
-        .map(Cow::into_owned)
-        .collect();
-    for key in stale {
-        m.remove(&key);
-    }
-}
-
 fn no_key(path: &str, type_name: &'static str, key: &str) -> Error {
     Error::NoKey { path: path.to_string(), type_name, key: excerpt(key) }
+}
+
+impl dyn crate::Set {
+    /// Inserts the element whose text form is `text`; returns whether it was new.
+    ///
+    /// # Errors
+    /// As [`Set::insert_with`](crate::Set::insert_with), or the text error.
+    pub fn insert_text(&mut self, text: &str) -> Result<bool, Error> {
+        self.insert_with(&mut |e| set_text(e, text))
+    }
 }
 
 /// Why a list could not grow: it has a fixed length, or its elements cannot be created.
