@@ -94,6 +94,8 @@ mod reflect;
 mod registry;
 #[cfg(feature = "serde")]
 mod serde_doc;
+#[cfg(feature = "serde")]
+mod serde_reflect;
 mod snapshot;
 #[cfg(feature = "xml")]
 mod strict;
@@ -123,6 +125,10 @@ pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, 
 pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]
 pub use serde_doc::{DocumentData, ThingData};
+#[cfg(feature = "serde")]
+pub use serde_reflect::{
+    ReflectDeserializer, ReflectSerializer, TypedReflectDeserializer, TypedReflectSerializer, deserialize_into,
+};
 #[cfg(feature = "xml")]
 pub use strict::{StrictError, load_strict, thing_value};
 #[cfg(feature = "xml")]
