@@ -33,6 +33,7 @@ reflect_remote! {
     pub struct StatsDef(foreign::Stats) { hp: i32, name: String, resist: Vec<f32> }
 }
 
+#[allow(clippy::derivable_impls)] // the newtype is declared by the macro, which takes no derives
 impl Default for StatsDef {
     fn default() -> Self {
         Self(foreign::Stats::default())
