@@ -89,8 +89,9 @@ pub trait Typed {
     /// to make one. The default is `None`; this crate's types return their empty or zero
     /// value, and the derive returns `Default::default()` when the type implements `Default`
     /// (a concrete type; generic types need `#[reflect(create = path)]`) or calls the
-    /// `#[reflect(create = path)]` function. Containers answer [`Error::NoDefault`]
-    /// (`crate::Error::NoDefault`) when it is `None` and a new element is needed; reading,
+    /// `#[reflect(create = path)]` function. Containers answer
+    /// [`Error::NoDefault`](crate::Error::NoDefault) when it is `None` and a new element is
+    /// needed; reading,
     /// writing, paths and serialisation never need it.
     #[must_use]
     fn create() -> Option<Self>
