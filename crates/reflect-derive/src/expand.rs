@@ -37,13 +37,11 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     let input = model.input;
     let ident = &input.ident;
     let mut generics = input.generics.clone();
-    let is_enum = matches!(model.body, Body::Enum { .. });
     for param in generics.type_params_mut() {
         param.bounds.push(syn::parse_quote!(__lr::Reflect));
-        if is_enum {
-            // `set_variant` builds the new variant's fields with `Typed::create`.
-            param.bounds.push(syn::parse_quote!(__lr::Typed));
-        }
+        // Enums: `set_variant` makes the new variant's fields with `Typed::create`; generic
+        // structs are made field by field the same way.
+        param.bounds.push(syn::parse_quote!(__lr::Typed));
     }
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let (name, docs) = (&model.name, &model.docs);
@@ -132,9 +130,26 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     // `Typed::create`: the factory, or `Default` found by an autoref probe (a concrete type
     // that is not `Default` gets `None`; so does a generic one, whose bounds the probe
     // cannot see).
-    let create = match &model.attrs.create {
-        Some(path) => quote!(::core::option::Option::Some(#path())),
-        None => quote! {{
+    let generic = input.generics.type_params().next().is_some();
+    let create = match (&model.attrs.create, &model.body) {
+        (Some(path), _) => quote!(::core::option::Option::Some(#path())),
+        // A generic struct: the probe below cannot see the parameters' bounds, so it is made
+        // field by field (reflected fields with `Typed::create`, skipped ones with `Default`).
+        (None, Body::Struct { style, fields }) if generic => {
+            let values = fields.iter().map(|f| {
+                let (member, ty) = (&f.member, &f.ty);
+                if f.attrs.skip {
+                    quote!(#member: ::core::default::Default::default())
+                } else {
+                    quote!(#member: <#ty as __lr::Typed>::create()?)
+                }
+            });
+            match style {
+                Style::Unit => quote!(::core::option::Option::Some(Self)),
+                _ => quote!(::core::option::Option::Some(Self { #(#values),* })),
+            }
+        }
+        _ => quote! {{
             #[allow(unused_imports)]
             use __lr::{CreateFallback as _, CreateViaDefault as _};
             (&__lr::CreateProbe::<Self>::new()).probe_create()

@@ -142,8 +142,8 @@ pub use xml::{Limits, LoadError, SaveError};
 /// Derives [`Reflect`](trait@Reflect) and [`Typed`] for a struct (named, tuple or unit) or an
 /// enum (unit, tuple and struct variants), generic or not.
 ///
-/// Generic parameters get a `Reflect` bound (enums also `Typed`, used when switching
-/// variants: the new variant's fields are made with [`Typed::create`]). Unions, types with
+/// Generic parameters get `Reflect` and `Typed` bounds (used when switching variants and
+/// making a generic struct: fields are made with [`Typed::create`]). Unions, types with
 /// lifetimes and fields holding references are refused with a compile error. The type need
 /// not be `Default`: the derive's [`Typed::create`] returns `Default::default()` when a
 /// concrete type has it and `None` otherwise (containers then cannot grow with new values of
@@ -155,7 +155,8 @@ pub use xml::{Limits, LoadError, SaveError};
 /// - `#[reflect(register)]`: register the type as a kind at link time (feature `inventory`;
 ///   the type must be `Default`, or have `create = path`, and not be generic).
 /// - `#[reflect(create = path)]`: `path()` makes a new value ([`Typed::create`]) instead of
-///   `Default`: for types without `Default`, and generic types.
+///   `Default`: for types without `Default`, and generic enums (generic structs are
+///   otherwise made field by field).
 ///
 /// # Field attributes
 ///

@@ -87,9 +87,9 @@ pub trait Typed {
     /// A new value, for containers that must create an element (growing a list from text,
     /// a new map entry, switching an `Option` to `Some`), or `None` when the type has no way
     /// to make one. The default is `None`; this crate's types return their empty or zero
-    /// value, and the derive returns `Default::default()` when the type implements `Default`
-    /// (a concrete type; generic types need `#[reflect(create = path)]`) or calls the
-    /// `#[reflect(create = path)]` function. Containers answer
+    /// value; the derive calls the `#[reflect(create = path)]` function, or returns
+    /// `Default::default()` when a concrete type implements `Default`, and makes a generic
+    /// struct field by field (a generic enum needs `create = path`). Containers answer
     /// [`Error::NoDefault`](crate::Error::NoDefault) when it is `None` and a new element is
     /// needed; reading,
     /// writing, paths and serialisation never need it.

@@ -318,3 +318,21 @@ proptest! {
         }
     }
 }
+
+/// Generic and without `Default`: made field by field.
+#[derive(Reflect, Debug, PartialEq, Clone)]
+struct Span<T> {
+    from: T,
+    to: T,
+    #[reflect(skip)]
+    cache: Option<u8>,
+}
+
+#[test]
+fn generic_structs_are_made_field_by_field() {
+    assert_eq!(<Span<f32> as Typed>::create(), Some(Span { from: 0.0, to: 0.0, cache: None }));
+    assert_eq!(<Span<Token> as Typed>::create(), None, "a field that cannot be made");
+    let mut spans: Vec<Span<i8>> = Vec::new();
+    (&mut spans as &mut dyn Reflect).set_text("", "(1 , 2) , (3 , 4)").unwrap();
+    assert_eq!(spans[1], Span { from: 3, to: 4, cache: None });
+}
