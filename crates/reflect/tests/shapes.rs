@@ -250,6 +250,8 @@ fn growing_a_container_of_types_without_default_is_a_typed_error_and_changes_not
     let r: &mut dyn Reflect = &mut h;
     assert!(r.set_text("tokens", "(x , \"e\")").is_err());
     assert!(r.set_text("named", r#""j": (x , "e")"#).is_err());
+    assert_eq!(h, before, "a failed shrink keeps every element");
+    let r: &mut dyn Reflect = &mut h;
     assert!(r.apply(&Holder { tokens: vec![], named: BTreeMap::new(), ..before.clone() }).is_ok());
     assert_eq!(h.tokens, []);
     let r: &mut dyn Reflect = &mut h;
