@@ -291,6 +291,12 @@ pub trait Map: Reflect {
     fn remove(&mut self, key: &str) -> bool;
     /// Removes every entry.
     fn clear(&mut self);
+    /// The text form the map gives the key whose text is `key` (`"+3"` → `"3"` for an integer
+    /// key: what [`keys`](Map::keys) would list), or `None` when `key` does not read as a key.
+    /// The default returns `key` itself (string keys).
+    fn key_text(&self, key: &str) -> Option<String> {
+        Some(String::from(key))
+    }
 }
 
 /// A set of values of one type (`BTreeSet<T>`, `HashSet<T>`). Elements cannot be changed in

@@ -163,27 +163,16 @@ impl Snapshot {
     }
 }
 
-/// Removes the entries of `m` that none of `wanted` names. Compared by entry, not by text,
-/// so that `"+3"` and `"3"` name one integer key; called once every wanted entry is in,
-/// when the entries no longer move. Zero-sized values share one address; their keys are
-/// compared by text.
-pub(crate) fn remove_stale_entries<'k>(m: &mut dyn crate::Map, wanted: impl Iterator<Item = &'k str> + Clone) {
-    let zero_sized = m.keys().first().and_then(|k| m.get(k)).is_some_and(|v| core::mem::size_of_val(v) == 0);
-    if zero_sized {
-        let stale: Vec<String> =
-            m.keys().into_iter().filter(|k| !wanted.clone().any(|w| w == k)).map(Cow::into_owned).collect();
-        for key in stale {
-            m.remove(&key);
-        }
-        return;
-    }
-    let address = |v: &dyn Reflect| core::ptr::from_ref(v).cast::<()>() as usize;
-    let mut kept: Vec<usize> = wanted.filter_map(|k| m.get(k).map(address)).collect();
+/// Removes the entries of `m` that none of `wanted` names. Keys are compared by the text the
+/// map gives them, so that `"+3"` and `"3"` name one integer key (text forms read back to the
+/// same value, so two keys never share one).
+pub(crate) fn remove_stale_entries<'k>(m: &mut dyn crate::Map, wanted: impl Iterator<Item = &'k str>) {
+    let mut kept: Vec<String> = wanted.filter_map(|k| m.key_text(k)).collect();
     kept.sort_unstable();
     let stale: Vec<String> = m
         .keys()
         .into_iter()
-        .filter(|k| m.get(k).is_some_and(|v| kept.binary_search(&address(v)).is_err()))
+        .filter(|k| kept.binary_search_by(|w| w.as_str().cmp(k)).is_err())
         .map(Cow::into_owned)
         .collect();
     for key in stale {

@@ -338,3 +338,17 @@ fn generic_structs_are_made_field_by_field() {
     (&mut spans as &mut dyn Reflect).set_text("", "(1 , 2) , (3 , 4)").unwrap();
     assert_eq!(spans[1], Span { from: 3, to: 4, cache: None });
 }
+
+#[derive(Reflect, Default, Debug, PartialEq, Clone)]
+struct Flag;
+
+#[test]
+fn keys_spelt_differently_name_one_entry_whatever_the_value() {
+    // Zero-sized values share one address: keys must be compared by the map's own text.
+    let mut flags: BTreeMap<u32, Flag> = [(3, Flag), (4, Flag)].into_iter().collect();
+    (&mut flags as &mut dyn Reflect).set_text("", r#""+3": ()"#).unwrap();
+    assert_eq!(flags, [(3, Flag)].into_iter().collect());
+    let mut by_id: BTreeMap<u32, String> = [(3, "a".into()), (4, "b".into())].into_iter().collect();
+    (&mut by_id as &mut dyn Reflect).set_text("", r#""+3": "c" , "04": "d""#).unwrap();
+    assert_eq!(by_id, [(3, "c".into()), (4, "d".into())].into_iter().collect());
+}

@@ -30,6 +30,14 @@ fn parse_key<K: Reflect + Typed>(text: &str) -> Result<K, Error> {
     Ok(key)
 }
 
+/// The text form the key whose text is `text` has (`"+3"` → `"3"`).
+fn canonical_key<K: Reflect + Typed>(text: &str) -> Option<String> {
+    if core::any::TypeId::of::<K>() == core::any::TypeId::of::<String>() {
+        return Some(String::from(text));
+    }
+    parse_key::<K>(text).ok().map(|k| k.as_reflect().to_text())
+}
+
 /// The text form of a key (borrowed for `String` keys).
 fn key_text<K: Reflect>(key: &K) -> Cow<'_, str> {
     match (key as &dyn Any).downcast_ref::<String>() {
@@ -359,6 +367,9 @@ impl<K: Reflect + Typed + Ord, V: Reflect + Typed> Map for BTreeMap<K, V> {
     fn clear(&mut self) {
         BTreeMap::clear(self);
     }
+    fn key_text(&self, key: &str) -> Option<String> {
+        canonical_key::<K>(key)
+    }
 }
 
 impl<T: Reflect + Typed + Ord> Typed for BTreeSet<T> {
@@ -481,6 +492,9 @@ mod hashed {
         }
         fn clear(&mut self) {
             HashMap::clear(self);
+        }
+        fn key_text(&self, key: &str) -> Option<String> {
+            canonical_key::<K>(key)
         }
     }
 
