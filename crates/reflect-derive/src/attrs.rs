@@ -28,6 +28,8 @@ pub struct ContainerAttrs {
     pub rename: Option<String>,
     /// `register`: submit the type to the link-time kind registry.
     pub register: Option<proc_macro2::Span>,
+    /// `create = path`: the function that makes a new value (instead of `Default`).
+    pub create: Option<syn::Path>,
 }
 
 impl ContainerAttrs {
@@ -40,8 +42,12 @@ impl ContainerAttrs {
                     out.rename = Some(s.value());
                 } else if meta.path.is_ident("register") {
                     out.register = Some(meta.path.span());
+                } else if meta.path.is_ident("create") {
+                    out.create = Some(meta.value()?.parse()?);
                 } else {
-                    return Err(meta.error("unknown container attribute; expected `rename = \"...\"` or `register`"));
+                    return Err(meta.error(
+                        "unknown container attribute; expected `rename = \"...\"`, `register` or `create = path`",
+                    ));
                 }
                 Ok(())
             })?;

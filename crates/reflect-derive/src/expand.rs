@@ -37,13 +37,11 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     let input = model.input;
     let ident = &input.ident;
     let mut generics = input.generics.clone();
-    let is_enum = matches!(model.body, Body::Enum { .. });
     for param in generics.type_params_mut() {
         param.bounds.push(syn::parse_quote!(__lr::Reflect));
-        if is_enum {
-            // `set_variant` builds the new variant's fields with `Default`.
-            param.bounds.push(syn::parse_quote!(::core::default::Default));
-        }
+        // Enums: `set_variant` makes the new variant's fields with `Typed::create`; generic
+        // structs are made field by field the same way.
+        param.bounds.push(syn::parse_quote!(__lr::Typed));
     }
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let (name, docs) = (&model.name, &model.docs);
@@ -116,11 +114,47 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
         }
     };
     let (ref_expr, mut_expr) = refs;
-    let register = model.attrs.register.map(|_| {
-        quote! {
+    let register = model.attrs.register.map(|_| match &model.attrs.create {
+        Some(path) => quote! {
+            __lr::inventory::submit! {
+                __lr::Registration(__lr::Kind::from_parts(
+                    <#ident as __lr::Typed>::INFO,
+                    || -> __lr::Box<dyn __lr::Reflect> { __lr::Box::new(#path()) },
+                ))
+            }
+        },
+        None => quote! {
             __lr::inventory::submit! { __lr::Registration(__lr::Kind::of::<#ident>()) }
-        }
+        },
     });
+    // `Typed::create`: the factory, or `Default` found by an autoref probe (a concrete type
+    // that is not `Default` gets `None`; so does a generic one, whose bounds the probe
+    // cannot see).
+    let generic = input.generics.type_params().next().is_some();
+    let create = match (&model.attrs.create, &model.body) {
+        (Some(path), _) => quote!(::core::option::Option::Some(#path())),
+        // A generic struct: the probe below cannot see the parameters' bounds, so it is made
+        // field by field (reflected fields with `Typed::create`, skipped ones with `Default`).
+        (None, Body::Struct { style, fields }) if generic => {
+            let values = fields.iter().map(|f| {
+                let (member, ty) = (&f.member, &f.ty);
+                if f.attrs.skip {
+                    quote!(#member: ::core::default::Default::default())
+                } else {
+                    quote!(#member: <#ty as __lr::Typed>::create()?)
+                }
+            });
+            match style {
+                Style::Unit => quote!(::core::option::Option::Some(Self)),
+                _ => quote!(::core::option::Option::Some(Self { #(#values),* })),
+            }
+        }
+        _ => quote! {{
+            #[allow(unused_imports)]
+            use __lr::{CreateFallback as _, CreateViaDefault as _};
+            (&__lr::CreateProbe::<Self>::new()).probe_create()
+        }},
+    };
 
     quote! {
         const _: () = {
@@ -133,6 +167,8 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
                     docs: #docs,
                     shape: #shape,
                 };
+                #[inline]
+                fn create() -> ::core::option::Option<Self> { #create }
             }
 
             impl #impl_g __lr::Reflect for #ident #ty_g #where_g {
@@ -389,10 +425,20 @@ fn enum_impl(
         let n = binds.len();
         count_arms.push(quote!(#pat => #n,));
         let defaults = v.fields.iter().map(|f| {
-            let member = &f.member;
+            let (member, ty) = (&f.member, &f.ty);
+            // Reflected fields are made by `Typed::create` (no `Default` needed); skipped
+            // fields, which need not be reflected, by `Default`.
+            let value = if f.attrs.skip {
+                quote!(::core::default::Default::default())
+            } else {
+                quote_spanned!(ty.span()=> match <#ty as __lr::Typed>::create() {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => return false,
+                })
+            };
             match v.style {
-                Style::Named => quote!(#member: ::core::default::Default::default()),
-                _ => quote!(::core::default::Default::default()),
+                Style::Named => quote!(#member: #value),
+                _ => value,
             }
         });
         let build = match v.style {

@@ -325,9 +325,15 @@ impl Pass<'_> {
             }
             ReflectRef::Map(m) => {
                 for key in m.keys() {
-                    if let Some(v) = m.get(key) {
-                        self.row(ui, key, "", FieldAttrs::default(), v, &key_path(path, key));
+                    if let Some(v) = m.get(&key) {
+                        self.row(ui, &key, "", FieldAttrs::default(), v, &key_path(path, &key));
                     }
+                }
+            }
+            ReflectRef::Set(set) => {
+                // Set elements cannot change in place: shown read-only, one row each.
+                for (i, element) in set.elements().into_iter().enumerate() {
+                    ui.label(format!("[{i}] {}", element.to_text()));
                 }
             }
         }

@@ -50,8 +50,8 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect) -> Result<(),
                 type_name,
                 variant: name.to_string(),
             })?;
-            if e.variant_index() != index {
-                e.set_variant(index);
+            if e.variant_index() != index && !e.set_variant(index) {
+                return Err(Error::NoDefault { path: String::new(), type_name });
             }
             let fields = info.variants[index].fields;
             for i in 0..o.field_count() {
@@ -62,27 +62,55 @@ pub(crate) fn apply(target: &mut dyn Reflect, other: &dyn Reflect) -> Result<(),
             Ok(())
         }
         (ReflectMut::List(l), ReflectRef::List(o)) => {
+            // Elements are changed and added first and the list is cut last, so that putting
+            // it back after a failure never needs an element re-created.
             let (len, want) = (l.len(), o.len());
-            if want < len && !l.truncate(want) || want > len && !l.push_default() {
+            if want < len && matches!(l.type_info().shape, crate::Shape::List { fixed_len: Some(_), .. }) {
                 return Err(Error::FixedLength { path: String::new(), type_name, len, found: want });
             }
             while l.len() < want {
-                l.push_default();
+                if !l.push_default() {
+                    return Err(text::grow_error(l.type_info(), "", len, want));
+                }
             }
             for i in 0..want {
                 if let (Some(dst), Some(src)) = (l.get_mut(i), o.get(i)) {
                     apply(dst, src).map_err(|e| e.with_prefix(&alloc::format!("[{i}]")))?;
                 }
             }
+            l.truncate(want);
             Ok(())
         }
         (ReflectMut::Map(m), ReflectRef::Map(o)) => {
-            m.clear();
-            for key in o.keys() {
+            // Entries are changed and added first and the others removed last (as lists).
+            let keys = o.keys();
+            for key in &keys {
                 if let Some(src) = o.get(key) {
-                    apply(m.insert_default(key), src).map_err(|e| e.with_prefix(&alloc::format!("[{key:?}]")))?;
+                    let prefix = || alloc::format!("[{key:?}]");
+                    let dst = if m.get(key).is_some() {
+                        m.get_mut(key)
+                    } else {
+                        Some(m.insert_default(key).map_err(|e| e.with_prefix(&prefix()))?)
+                    };
+                    if let Some(dst) = dst {
+                        apply(dst, src).map_err(|e| e.with_prefix(&prefix()))?;
+                    }
                 }
             }
+            crate::snapshot::remove_stale_entries(m, keys.iter().map(|k| &**k));
+            Ok(())
+        }
+        (ReflectMut::Set(set), ReflectRef::Set(o)) => {
+            let mut wanted = alloc::vec::Vec::with_capacity(o.len());
+            for (i, element) in o.elements().into_iter().enumerate() {
+                set.insert_with(&mut |dst| {
+                    apply(dst, element)?;
+                    wanted.push(dst.to_text());
+                    Ok(())
+                })
+                .map_err(|e| e.with_prefix(&alloc::format!("[{i}]")))?;
+            }
+            set.retain(&mut |e| wanted.contains(&e.to_text()));
             Ok(())
         }
         // Different shapes: the text form may still fit (a newtype from its field, …).

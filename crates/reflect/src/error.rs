@@ -82,6 +82,24 @@ pub enum Error {
         /// The length the text or call asked for.
         found: usize,
     },
+    /// A container needed a new element (growing a list, a new map entry or set element,
+    /// switching an `Option` to `Some`) of a type that cannot create one: it has no
+    /// `Default` and no `#[reflect(create = path)]` factory ([`Typed::create`](crate::Typed::create)).
+    #[error("`{path}`: cannot create a new {type_name} (no `Default` and no `#[reflect(create = ..)]`)")]
+    NoDefault {
+        /// Path to the container.
+        path: String,
+        /// The type that could not be created.
+        type_name: &'static str,
+    },
+    /// A serde format could not be read into a value, or a value could not be written.
+    #[error("`{path}`: {reason}")]
+    Serde {
+        /// Path to the value.
+        path: String,
+        /// The format's message.
+        reason: String,
+    },
     /// A path string is malformed.
     #[error("bad path {path:?} at byte {at}: {reason}")]
     BadPath {
@@ -128,6 +146,8 @@ impl Error {
             | Error::WrongType { path, .. }
             | Error::Parse { path, .. }
             | Error::FixedLength { path, .. }
+            | Error::NoDefault { path, .. }
+            | Error::Serde { path, .. }
             | Error::BadPath { path, .. } => path,
             Error::UnknownKind(_) | Error::DuplicateKind(_) => return self,
         };

@@ -54,10 +54,17 @@ pub enum Shape {
         /// `Some(N)` for arrays, whose length cannot change.
         fixed_len: Option<usize>,
     },
-    /// A map with string keys (`HashMap<String, V>`, `BTreeMap<String, V>`).
+    /// A map (`HashMap<K, V>`, `BTreeMap<K, V>`); keys are named by their text form.
     Map {
+        /// The key type's Rust path.
+        key: fn() -> &'static str,
         /// The value type's Rust path.
         value: fn() -> &'static str,
+    },
+    /// A set (`BTreeSet<T>`, `HashSet<T>`).
+    Set {
+        /// The element type's Rust path.
+        element: fn() -> &'static str,
     },
     /// A leaf value with a text form of its own.
     Value(ValueKind),

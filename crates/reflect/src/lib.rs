@@ -58,11 +58,13 @@
 //!
 //! # The model
 //!
-//! A reflected value is seen through one of five shapes ([`ReflectRef`]): a struct (fields by
-//! index and name; glam vectors are structs `x, y`), an enum (the active variant and its
-//! fields; `Option` is `None | Some(T)`), a list (`Vec`, arrays), a map with string keys, or a
-//! leaf value with a text form (numbers, `bool`, `char`, `String`). Everything else (paths,
-//! text, documents, editors) is built on those five, so a new container needs one impl.
+//! A reflected value is seen through one of six shapes ([`ReflectRef`]): a struct (fields by
+//! index and name; tuples are tuple structs, glam vectors are structs `x, y`), an enum (the
+//! active variant and its fields; `Option` is `None | Some(T)`), a list (`Vec`, arrays), a map
+//! (keys of any type with a text form), a set, or a leaf value with a text form (numbers,
+//! `bool`, `char`, `String`). `Box<T>` is transparent. Everything else (paths, text, documents,
+//! serde, editors) is built on those six, so a new container needs one impl. Containers need
+//! no `Default` of their elements except to make new ones ([`Typed::create`]).
 //! See `docs/reflect.md` in the repository for the design and its trade-offs.
 //!
 //! # Feature flags
@@ -74,7 +76,10 @@
 //! - `inventory` (default): link-time registration (`#[reflect(register)]`,
 //!   [`register_kind!`], [`Registry::linked`]).
 //! - `glam` (default): glam vectors (without `std`, also enable glam's `libm` feature).
-//! - `serde`: `DocumentData`, a plain mirror of a document for JSON, RON or any serde format.
+//! - `serde`: the serde bridge ([`TypedReflectSerializer`], [`TypedReflectDeserializer`],
+//!   [`ReflectSerializer`], [`ReflectDeserializer`], [`deserialize_into`],
+//!   `Registry::deserialize_kind`): any reflected value through any self-describing serde
+//!   format; and `DocumentData`, a plain mirror of a document.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![deny(missing_docs)]
@@ -94,6 +99,8 @@ mod reflect;
 mod registry;
 #[cfg(feature = "serde")]
 mod serde_doc;
+#[cfg(feature = "serde")]
+mod serde_reflect;
 mod snapshot;
 #[cfg(feature = "xml")]
 mod strict;
@@ -119,10 +126,14 @@ pub type Segment<'a> = PathSegment<'a>;
 /// not clash with lore-allocators' `Handle`.
 #[deprecated(since = "0.2.0", note = "renamed to `TypedPath`; lore-allocators' `Handle` is a generational key")]
 pub type Handle<T> = TypedPath<T>;
-pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, Struct, Typed, Value};
+pub use reflect::{Enum, List, Map, ParseError, Reflect, ReflectMut, ReflectRef, Set, Struct, Typed, Value};
 pub use registry::{Kind, Registry};
 #[cfg(feature = "serde")]
 pub use serde_doc::{DocumentData, ThingData};
+#[cfg(feature = "serde")]
+pub use serde_reflect::{
+    ReflectDeserializer, ReflectSerializer, TypedReflectDeserializer, TypedReflectSerializer, deserialize_into,
+};
 #[cfg(feature = "xml")]
 pub use strict::{StrictError, load_strict, thing_value};
 #[cfg(feature = "xml")]
@@ -131,15 +142,21 @@ pub use xml::{Limits, LoadError, SaveError};
 /// Derives [`Reflect`](trait@Reflect) and [`Typed`] for a struct (named, tuple or unit) or an
 /// enum (unit, tuple and struct variants), generic or not.
 ///
-/// Generic parameters get a `Reflect` bound (enums also `Default`, used when switching
-/// variants); variant fields must implement `Default` for the same reason. Unions, types with
-/// lifetimes and fields holding references are refused with a compile error.
+/// Generic parameters get `Reflect` and `Typed` bounds (used when switching variants and
+/// making a generic struct: fields are made with [`Typed::create`]). Unions, types with
+/// lifetimes and fields holding references are refused with a compile error. The type need
+/// not be `Default`: the derive's [`Typed::create`] returns `Default::default()` when a
+/// concrete type has it and `None` otherwise (containers then cannot grow with new values of
+/// it, and say so with [`Error::NoDefault`]).
 ///
 /// # Container attributes
 ///
 /// - `#[reflect(rename = "Name")]`: the name in type info, documents and the registry.
 /// - `#[reflect(register)]`: register the type as a kind at link time (feature `inventory`;
-///   the type must be `Default` and not generic).
+///   the type must be `Default`, or have `create = path`, and not be generic).
+/// - `#[reflect(create = path)]`: `path()` makes a new value ([`Typed::create`]) instead of
+///   `Default`: for types without `Default`, and generic enums (generic structs are
+///   otherwise made field by field).
 ///
 /// # Field attributes
 ///
@@ -187,7 +204,9 @@ pub mod __private {
         EnumInfo, FieldAttrs, FieldInfo, NameTable, Shape, StructInfo, StructStyle, TypeInfo, VariantInfo, fnv1a,
         name_table,
     };
-    pub use crate::reflect::{Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed};
+    pub use crate::reflect::{
+        CreateFallback, CreateProbe, CreateViaDefault, Enum, Reflect, ReflectMut, ReflectRef, Struct, Typed,
+    };
     pub use crate::registry::{Kind, Registration};
     pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};

@@ -2,8 +2,9 @@
 //! [`TypedPath`]s for hot loops.
 //!
 //! A path is a chain of segments: `.name` (a struct field, a field of an enum's active variant,
-//! or a map key), `[3]` or `.3` (a list element or tuple field), `["key"]` (a map key). The
-//! first segment has no dot.
+//! or a map key), `[3]` or `.3` (a list element, tuple field, or the integer key 3 of a map),
+//! `["key"]` (a map key, by its text form: `ids["7"]` or `ids[7]` for a `u32` key,
+//! `colors["Red"]` for a unit enum key). The first segment has no dot.
 
 use crate::error::{Error, excerpt};
 use crate::reflect::{Reflect, ReflectMut, ReflectRef};
@@ -119,6 +120,7 @@ fn segment_error(value: &dyn Reflect, segment: &PathSegment<'_>, path: &str) -> 
             Error::NoIndex { path, type_name, index: *index, len: s.field_count() }
         }
         (PathSegment::Field(k), ReflectRef::Map(_)) => Error::NoKey { path, type_name, key: excerpt(k) },
+        (PathSegment::Index(i), ReflectRef::Map(_)) => Error::NoKey { path, type_name, key: i.to_string() },
         (PathSegment::Key(k), _) => Error::NoKey { path, type_name, key: excerpt(k) },
         (PathSegment::Field(f), _) => Error::NoField { path, type_name, field: excerpt(f) },
         (PathSegment::Index(i), _) => Error::NoField { path, type_name, field: i.to_string() },
@@ -172,6 +174,7 @@ impl dyn Reflect {
             (PathSegment::Index(i), ReflectRef::Struct(s)) => s.field_at(*i),
             (PathSegment::Index(i), ReflectRef::Enum(e)) => e.field_at(*i),
             (PathSegment::Key(k), ReflectRef::Map(m)) => m.get(k),
+            (PathSegment::Index(i), ReflectRef::Map(m)) => m.get(&i.to_string()),
             _ => None,
         }
     }
@@ -185,6 +188,7 @@ impl dyn Reflect {
                 ReflectMut::List(l) => l.get_mut(*i),
                 ReflectMut::Struct(s) => s.field_at_mut(*i),
                 ReflectMut::Enum(e) => e.field_at_mut(*i),
+                ReflectMut::Map(m) => m.get_mut(&i.to_string()),
                 _ => None,
             },
             PathSegment::Key(k) => match self.reflect_mut() {
@@ -455,6 +459,7 @@ impl<T: Reflect + crate::Typed> TypedPath<T> {
                 (PathSegment::Index(i), ReflectRef::List(_)) => Some(Step::Index(*i)),
                 (PathSegment::Field(k), ReflectRef::Map(_)) => Some(Step::Key(k.to_string())),
                 (PathSegment::Key(k), ReflectRef::Map(_)) => Some(Step::Key(k.clone())),
+                (PathSegment::Index(i), ReflectRef::Map(_)) => Some(Step::Key(i.to_string())),
                 _ => None,
             };
             let next = current.child(&segment);

@@ -1,14 +1,18 @@
 //! The [`Reflect`] trait and the shape traits a reflected value is seen through.
 
 use crate::info::{EnumInfo, StructInfo, TypeInfo, ValueKind};
+use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::any::Any;
 
 /// A value whose type, fields and text form can be inspected and changed at run time.
 ///
 /// Implement it with `#[derive(Reflect)]` (see the derive's attributes on
 /// [`Reflect`](macro@crate::Reflect)); this crate implements it for numbers, `bool`, `char`,
-/// `String`, `Vec<T>`, `[T; N]`, `Option<T>`, maps with `String` keys and glam vectors.
+/// `String`, `Box<T>`, tuples (arity 1 to 12), `Vec<T>`, `[T; N]`, `Option<T>`, sets
+/// (`BTreeSet<T>`, `HashSet<T>`), maps keyed by any value with a text form (`BTreeMap<K, V>`,
+/// `HashMap<K, V>`) and glam vectors.
 ///
 /// Most users call the methods on `dyn Reflect` instead: [`field`](trait.Reflect.html#method.field),
 /// [`path`](trait.Reflect.html#method.path), [`get`](trait.Reflect.html#method.get),
@@ -79,6 +83,69 @@ impl core::fmt::Debug for dyn Reflect {
 pub trait Typed {
     /// The type's description.
     const INFO: &'static TypeInfo;
+
+    /// A new value, for containers that must create an element (growing a list from text,
+    /// a new map entry, switching an `Option` to `Some`), or `None` when the type has no way
+    /// to make one. The default is `None`; this crate's types return their empty or zero
+    /// value; the derive calls the `#[reflect(create = path)]` function, or returns
+    /// `Default::default()` when a concrete type implements `Default`, and makes a generic
+    /// struct field by field (a generic enum needs `create = path`). Containers answer
+    /// [`Error::NoDefault`](crate::Error::NoDefault) when it is `None` and a new element is
+    /// needed; reading,
+    /// writing, paths and serialisation never need it.
+    #[must_use]
+    fn create() -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// Autoref probe used by the derive and [`reflect_value!`](crate::reflect_value) to find out,
+/// for a concrete type, whether it implements `Default`. Not meant to be used directly.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct CreateProbe<T>(core::marker::PhantomData<T>);
+
+impl<T> CreateProbe<T> {
+    /// A probe for `T`.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(core::marker::PhantomData)
+    }
+}
+
+impl<T> Default for CreateProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The `Default` side of [`CreateProbe`] (chosen first by method lookup).
+#[doc(hidden)]
+pub trait CreateViaDefault<T> {
+    /// `Some(T::default())`.
+    fn probe_create(&self) -> Option<T>;
+}
+
+impl<T: Default> CreateViaDefault<T> for CreateProbe<T> {
+    fn probe_create(&self) -> Option<T> {
+        Some(T::default())
+    }
+}
+
+/// The fallback side of [`CreateProbe`] (types without `Default`).
+#[doc(hidden)]
+pub trait CreateFallback<T> {
+    /// `None`.
+    fn probe_create(&self) -> Option<T>;
+}
+
+impl<T> CreateFallback<T> for &CreateProbe<T> {
+    fn probe_create(&self) -> Option<T> {
+        None
+    }
 }
 
 /// A shared view of a reflected value by shape.
@@ -91,8 +158,10 @@ pub enum ReflectRef<'a> {
     Enum(&'a dyn Enum),
     /// A `Vec` or array.
     List(&'a dyn List),
-    /// A map with string keys.
+    /// A map (keys read and written through their text forms).
     Map(&'a dyn Map),
+    /// A set (`BTreeSet`, `HashSet`).
+    Set(&'a dyn Set),
     /// A leaf value.
     Value(&'a dyn Value),
 }
@@ -106,8 +175,10 @@ pub enum ReflectMut<'a> {
     Enum(&'a mut dyn Enum),
     /// A `Vec` or array.
     List(&'a mut dyn List),
-    /// A map with string keys.
+    /// A map (keys read and written through their text forms).
     Map(&'a mut dyn Map),
+    /// A set (`BTreeSet`, `HashSet`).
+    Set(&'a mut dyn Set),
     /// A leaf value.
     Value(&'a mut dyn Value),
 }
@@ -146,8 +217,9 @@ pub trait Enum: Reflect {
     fn field_at_mut(&mut self, index: usize) -> Option<&mut dyn Reflect>;
     /// The number of reflected fields of the active variant.
     fn field_count(&self) -> usize;
-    /// Switches to variant `index` with default field values; returns false (and changes
-    /// nothing) when there is no such variant.
+    /// Switches to variant `index` with new field values ([`Typed::create`] or `Default`);
+    /// returns false (and changes nothing) when there is no such variant or a field cannot be
+    /// created.
     fn set_variant(&mut self, index: usize) -> bool;
 }
 
@@ -182,7 +254,8 @@ pub trait List: Reflect {
     fn get(&self, index: usize) -> Option<&dyn Reflect>;
     /// Element `index`, mutably.
     fn get_mut(&mut self, index: usize) -> Option<&mut dyn Reflect>;
-    /// Appends a default element; false for fixed-length arrays.
+    /// Appends a new element ([`Typed::create`]); false for fixed-length arrays and for
+    /// elements that cannot be created (no `Default`, no `#[reflect(create = ..)]`).
     fn push_default(&mut self) -> bool;
     /// Shortens to `len` elements; false for fixed-length arrays (unless `len` is the length).
     fn truncate(&mut self, len: usize) -> bool;
@@ -190,7 +263,9 @@ pub trait List: Reflect {
     fn remove(&mut self, index: usize) -> bool;
 }
 
-/// A map from strings to values of one type.
+/// A map from keys to values of one type. Keys are named by their text form (see
+/// [`crate::text`]): a `String` key is its text, an integer `3` is `"3"`, a unit enum
+/// variant its name; a key text that does not read as the key type finds nothing.
 pub trait Map: Reflect {
     /// The number of entries.
     fn len(&self) -> usize;
@@ -198,17 +273,61 @@ pub trait Map: Reflect {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// The keys in sorted order (so text and documents are deterministic).
-    fn keys(&self) -> alloc::vec::Vec<&str>;
-    /// The value at `key`.
+    /// The text forms of the keys, in the map's order (`BTreeMap`: the key type's order;
+    /// `HashMap`: sorted by text, so text and documents are deterministic).
+    fn keys(&self) -> Vec<Cow<'_, str>>;
+    /// The value at the key whose text form is `key`.
     fn get(&self, key: &str) -> Option<&dyn Reflect>;
     /// The value at `key`, mutably.
     fn get_mut(&mut self, key: &str) -> Option<&mut dyn Reflect>;
-    /// Inserts a default value at `key` (replacing any) and returns it.
-    fn insert_default(&mut self, key: &str) -> &mut dyn Reflect;
+    /// Inserts a new value ([`Typed::create`]) at `key` (replacing any) and returns it.
+    ///
+    /// # Errors
+    /// [`Error::Parse`](crate::Error::Parse) when `key` does not read as the key type,
+    /// [`Error::NoDefault`](crate::Error::NoDefault) when a key or value cannot be created;
+    /// the map is then unchanged.
+    fn insert_default(&mut self, key: &str) -> Result<&mut dyn Reflect, crate::Error>;
     /// Removes `key`; false when absent.
     fn remove(&mut self, key: &str) -> bool;
     /// Removes every entry.
+    fn clear(&mut self);
+    /// The text form the map gives the key whose text is `key` (`"+3"` → `"3"` for an integer
+    /// key: what [`keys`](Map::keys) would list), or `None` when `key` does not read as a key.
+    /// The default returns `key` itself (string keys).
+    fn key_text(&self, key: &str) -> Option<String> {
+        Some(String::from(key))
+    }
+}
+
+/// A set of values of one type (`BTreeSet<T>`, `HashSet<T>`). Elements cannot be changed in
+/// place (that would break the set's order or hashing); they are inserted and removed whole.
+pub trait Set: Reflect {
+    /// The number of elements.
+    fn len(&self) -> usize;
+    /// Whether there are no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The elements, in the set's order (`BTreeSet`: the element type's order; `HashSet`:
+    /// sorted by text form).
+    fn elements(&self) -> Vec<&dyn Reflect>;
+    /// Creates a new element ([`Typed::create`]), lets `fill` set it, and inserts it.
+    /// Returns whether it was new.
+    ///
+    /// # Errors
+    /// [`Error::NoDefault`](crate::Error::NoDefault) when no element can be created, or the
+    /// error of `fill`; the set is then unchanged.
+    fn insert_with(
+        &mut self,
+        fill: &mut dyn FnMut(&mut dyn Reflect) -> Result<(), crate::Error>,
+    ) -> Result<bool, crate::Error>;
+    /// Whether the set holds an element equal to `element` (false for another type).
+    fn contains(&self, element: &dyn Reflect) -> bool;
+    /// Removes the element equal to `element`; false when absent or of another type.
+    fn remove(&mut self, element: &dyn Reflect) -> bool;
+    /// Keeps only the elements for which `keep` answers true.
+    fn retain(&mut self, keep: &mut dyn FnMut(&dyn Reflect) -> bool);
+    /// Removes every element.
     fn clear(&mut self);
 }
 

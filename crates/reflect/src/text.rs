@@ -9,7 +9,9 @@
 //! | struct `{ x: 1.5, y: 2 }`, `Vec2`, `[f32; 4]` | `1.5 , 2` (nested: `(1.5 , 2)`) |
 //! | `Vec<T>` | `1 , 2 , 3` (nested: `[1 , 2 , 3]`) |
 //! | enum / `Option` | `None`, `Some(3)`, `Circle(1 , 2)` (reading `Circle` alone switches to it with default fields) |
-//! | map | `"a": 1 , "b": 2` (nested: `{"a": 1 , "b": 2}`), keys sorted |
+//! | tuple `(1, 2.5)` | `1 , 2.5` (nested: `(1 , 2.5)`): a tuple is a tuple struct |
+//! | set | `1 , 2 , 3` (nested: `[1 , 2 , 3]`), in the set's order |
+//! | map | `"a": 1 , "b": 2` (nested: `{"a": 1 , "b": 2}`), keys in the map's order; a key is the key's text form, quoted (`"3": x` for an integer key) |
 //! | nested `String` / `char` | `"quoted \"like\" this"` |
 //!
 //! When reading, structs also accept their fields by name (`x: 1.5 , y: 2`), a struct with one
@@ -115,14 +117,28 @@ fn write(value: &dyn Reflect, out: &mut String, nested: bool) {
                 if i > 0 {
                     out.push_str(" , ");
                 }
-                write_quoted(key, out);
+                write_quoted(&key, out);
                 out.push_str(": ");
-                if let Some(v) = m.get(key) {
+                if let Some(v) = m.get(&key) {
                     write(v, out, true);
                 }
             }
             if nested {
                 out.push('}');
+            }
+        }
+        ReflectRef::Set(set) => {
+            if nested {
+                out.push('[');
+            }
+            for (i, element) in set.elements().into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" , ");
+                }
+                write(element, out, true);
+            }
+            if nested {
+                out.push(']');
             }
         }
     }
@@ -392,8 +408,8 @@ fn apply(node: &Node<'_>, target: &mut dyn Reflect, path: &mut String) -> Result
                 type_name,
                 variant: excerpt(name),
             })?;
-            if e.variant_index() != index {
-                e.set_variant(index);
+            if e.variant_index() != index && !e.set_variant(index) {
+                return Err(Error::NoDefault { path: path.clone(), type_name });
             }
             let count = e.field_count();
             if matches!(node, Node::Call(..)) && items.len() != count {
@@ -414,12 +430,16 @@ fn apply(node: &Node<'_>, target: &mut dyn Reflect, path: &mut String) -> Result
             if items.iter().any(|i| i.key.is_some()) {
                 return Err(parse_error(path, type_name, &describe(node), "a list has no keys"));
             }
+            // Elements are changed and added first and the list is cut last, so that a failure
+            // never needs an element re-created to put the list back.
             let len = l.len();
-            if items.len() < len && !l.truncate(items.len()) || items.len() > len && !l.push_default() {
+            if items.len() < len && matches!(l.type_info().shape, crate::Shape::List { fixed_len: Some(_), .. }) {
                 return Err(Error::FixedLength { path: path.clone(), type_name, len, found: items.len() });
             }
             while l.len() < items.len() {
-                l.push_default();
+                if !l.push_default() {
+                    return Err(grow_error(l.type_info(), path, len, items.len()));
+                }
             }
             for (i, item) in items.iter().enumerate() {
                 let element = l.get_mut(i).ok_or_else(|| Error::NoIndex {
@@ -430,22 +450,92 @@ fn apply(node: &Node<'_>, target: &mut dyn Reflect, path: &mut String) -> Result
                 })?;
                 with_path(path, format_args!("[{i}]"), |p| apply(&item.value, element, p))?;
             }
+            l.truncate(items.len());
             Ok(())
         }
         ReflectMut::Map(m) => {
             let Node::List(items) = node else {
                 return Err(parse_error(path, type_name, &describe(node), "expected `\"key\": value` entries"));
             };
-            m.clear();
+            // Entries are changed and added first and the others removed last (see lists).
             for item in items {
                 let Some(key) = item.key.as_deref() else {
                     return Err(parse_error(path, type_name, &describe(&item.value), "expected `\"key\": value`"));
                 };
-                let value = m.insert_default(key);
+                let value = if m.get(key).is_some() {
+                    m.get_mut(key)
+                } else {
+                    Some(m.insert_default(key).map_err(|e| e.with_prefix(&format!("{path}[{key:?}]")))?)
+                };
+                let Some(value) = value else { return Err(no_key(path, type_name, key)) };
                 with_path(path, format_args!("[{key:?}]"), |p| apply(&item.value, value, p))?;
             }
+            let keys = items.iter().filter_map(|i| i.key.as_deref());
+            crate::snapshot::remove_stale_entries(m, keys);
             Ok(())
         }
+        ReflectMut::Set(set) => {
+            let Node::List(items) = node else {
+                return Err(parse_error(path, type_name, &describe(node), "expected a list of elements"));
+            };
+            if items.iter().any(|i| i.key.is_some()) {
+                return Err(parse_error(path, type_name, &describe(node), "a set has no keys"));
+            }
+            // Elements are added first and the others removed last (see lists).
+            let mut wanted: Vec<String> = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                with_path(path, format_args!("[{i}]"), |p| {
+                    set.insert_with(&mut |element| {
+                        apply(&item.value, element, p)?;
+                        wanted.push(element.to_text());
+                        Ok(())
+                    })
+                    .map_err(|e| match e {
+                        Error::NoDefault { type_name, .. } => Error::NoDefault { path: p.clone(), type_name },
+                        e => e,
+                    })
+                })?;
+            }
+            set.retain(&mut |e| wanted.contains(&e.to_text()));
+            Ok(())
+        }
+    }
+}
+
+fn no_key(path: &str, type_name: &'static str, key: &str) -> Error {
+    Error::NoKey { path: path.to_string(), type_name, key: excerpt(key) }
+}
+
+impl dyn crate::Set {
+    /// Inserts the element whose text form is `text`; returns whether it was new.
+    ///
+    /// # Errors
+    /// As [`Set::insert_with`](crate::Set::insert_with), or the text error.
+    pub fn insert_text(&mut self, text: &str) -> Result<bool, Error> {
+        self.insert_with(&mut |e| set_text(e, text))
+    }
+}
+
+/// Why a list could not grow: it has a fixed length, or its elements cannot be created.
+pub(crate) fn grow_error(info: &'static crate::TypeInfo, path: &str, len: usize, found: usize) -> Error {
+    match info.shape {
+        crate::Shape::List { fixed_len: Some(_), .. } => {
+            Error::FixedLength { path: path.to_string(), type_name: info.name, len, found }
+        }
+        crate::Shape::List { element, .. } => {
+            Error::NoDefault { path: path.to_string(), type_name: short_name(element()) }
+        }
+        _ => Error::FixedLength { path: path.to_string(), type_name: info.name, len, found },
+    }
+}
+
+/// `a::b::C<d::E>` → `C<d::E>`: the last path segment of a Rust type name (the element
+/// types of containers are known only by their Rust paths).
+pub(crate) fn short_name(type_path: &'static str) -> &'static str {
+    let end = type_path.find('<').unwrap_or(type_path.len());
+    match type_path[..end].rfind("::") {
+        Some(i) => &type_path[i + 2..],
+        None => type_path,
     }
 }
 

@@ -24,6 +24,9 @@ macro_rules! vector {
                     names: NameTable::new(&name_table::<$table>(&[$(stringify!($f)),+])),
                 }),
             };
+            fn create() -> Option<Self> {
+                Some(<$t>::default())
+            }
         }
         impl Reflect for $t {
             reflect_common!(Struct);

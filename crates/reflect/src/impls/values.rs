@@ -111,6 +111,9 @@ macro_rules! leaf_info {
         impl Typed for $t {
             const INFO: &'static TypeInfo =
                 &TypeInfo { name: $name, type_path: core::any::type_name::<$t>, docs: "", shape: Shape::Value($kind) };
+            fn create() -> Option<Self> {
+                Some(<$t>::default())
+            }
         }
         impl Reflect for $t {
             reflect_common!(Value);
