@@ -15,7 +15,7 @@ case ${1:-} in
   '') ;;
   *) echo "usage: scripts/ci-web.sh [--frames N]" >&2; exit 2 ;;
 esac
-demos=(dungeon slide maze pixels swarm)
+demos=(dungeon slide maze pixels swarm platformer)
 
 ensure_packages chromium python3
 scripts/web.sh

@@ -5,7 +5,7 @@
 
 Serves target/web/ on 127.0.0.1 (a free port) and drives Debian's Chromium through its
 DevTools protocol over a pipe (--remote-debugging-pipe: Python's standard library only, no
-WebSocket client, no npm). For each demo (default: dungeon, slide, maze, pixels, swarm):
+WebSocket client, no npm). For each demo (default: dungeon, slide, maze, pixels, swarm, platformer):
 
 1. loads /?demo=NAME&seed=S&frames=N&shot in a fresh tab (a 1280x720 canvas, the headless
    frame's layout), waits until the page reports N frames (body's data-frames), failing on any
@@ -42,7 +42,7 @@ import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_DEMOS = ["dungeon", "slide", "maze", "pixels", "swarm"]
+DEFAULT_DEMOS = ["dungeon", "slide", "maze", "pixels", "swarm", "platformer"]
 WIDTH, HEIGHT = 1280, 720
 
 # The comparison: a pixel "differs" when a channel is off by more than PIXEL_DIFF; a demo
