@@ -544,6 +544,9 @@ impl Rec {
     }
 }
 
+/// A floor found under the body: the floor, the point stood on and the obstacle's index.
+type FloorHit = (Floor, Vec2, usize);
+
 /// A move in progress: the controller, its body as a mover, and the move's tolerances.
 struct Kin<'c, M> {
     c: &'c CharacterController,
@@ -869,21 +872,34 @@ impl<'c, M: Mover> Kin<'c, M> {
         }
         // Settle onto the floor (it was within the probe distance) or snap down to one within
         // the snap length; a drop that finds no floor is not taken.
+        // The floor found last and where (the report's floor when the body stayed there).
+        let mut known: Option<(Vec2, Option<FloorHit>)> = None;
         if self.platformer() && on_floor0 && !rec.out.stepped {
-            let near = self.floor(p, set).is_some();
+            let here = self.floor(p, set);
+            known = Some((p, here));
+            let near = here.is_some();
             let reach = if near { self.probe } else { self.c.snap_length };
             if reach > 0.0 {
                 let mut trial = rec;
                 let down = self.drop_to(p, -up * reach, set, &mut trial);
-                if self.floor(down, set).is_some() {
+                let there = self.floor(down, set);
+                if there.is_some() {
                     p = down;
                     rec = trial;
                     rec.out.snapped = !near;
+                    known = Some((p, there));
                 }
             }
         }
         // The report.
-        let floor = if rising { None } else { self.floor(p, set) };
+        let floor = if rising {
+            None
+        } else {
+            match known {
+                Some((at, f)) if at == p => f,
+                _ => self.floor(p, set),
+            }
+        };
         let grow = self.probe;
         for s in set.iter() {
             let Some(c) = self.body.contact(s, p, grow) else { continue };
@@ -997,6 +1013,10 @@ impl HiddenMask {
 /// the current time (0: start of the frame, 1: end), and whether it blocks now.
 struct Entry<'a, S> {
     shape: &'a S,
+    /// The shape's bounds at the start of the frame, the test that lets the contacts and casts
+    /// of a body far from it skip the exact computation.
+    lo: Vec2,
+    hi: Vec2,
     info: ObstacleInfo,
     shift: Vec2,
     offset: Vec2,
@@ -1010,9 +1030,21 @@ impl<S> Clone for Entry<'_, S> {
 }
 impl<S> Copy for Entry<'_, S> {}
 
-impl<'a, S> Entry<'a, S> {
+impl<'a, S: Shape> Entry<'a, S> {
     fn new(shape: &'a S, info: ObstacleInfo, dt: f32) -> Self {
-        Self { shape, info, shift: info.velocity * dt, offset: Vec2::ZERO, solid: true }
+        let b = shape.bounds();
+        Self { shape, lo: b.min(), hi: b.max(), info, shift: info.velocity * dt, offset: Vec2::ZERO, solid: true }
+    }
+}
+
+impl<S> Entry<'_, S> {
+    /// Whether the box from `lo` to `hi` (the obstacle's frame: the offset removed) is apart
+    /// from the obstacle's bounds by more than a margin (a hundredth of the body's reach plus
+    /// a few hundred spacings of the coordinates), so no contact or cast can find it.
+    #[inline]
+    fn apart(&self, lo: Vec2, hi: Vec2, reach: f32) -> bool {
+        let m = 0.01 * reach + 1e-5 * lo.abs().max(hi.abs()).max_element();
+        lo.x > self.hi.x + m || lo.y > self.hi.y + m || hi.x < self.lo.x - m || hi.y < self.lo.y - m
     }
 }
 
@@ -1030,27 +1062,49 @@ impl<S: Shape> Shape for Slot<'_, S> {
     #[inline]
     fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        let c = e.shape.disk_contact(center - e.offset, radius)?;
-        Some(Contact { point: c.point + e.offset, ..c })
+        let c = center - e.offset;
+        let r = Vec2::splat(radius);
+        if e.apart(c - r, c + r, radius) {
+            return None;
+        }
+        let k = e.shape.disk_contact(c, radius)?;
+        Some(Contact { point: k.point + e.offset, ..k })
     }
     #[inline]
     fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        e.shape.disk_cast(center - e.offset, radius, motion)
+        let c = center - e.offset;
+        let r = Vec2::splat(radius);
+        if e.apart(c.min(c + motion) - r, c.max(c + motion) + r, radius) {
+            return None;
+        }
+        e.shape.disk_cast(c, radius, motion)
     }
     #[inline]
     fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        let c = e.shape.box_contact(center - e.offset, half, radius)?;
-        Some(Contact { point: c.point + e.offset, ..c })
+        let c = center - e.offset;
+        let r = half + radius;
+        if e.apart(c - r, c + r, r.max_element()) {
+            return None;
+        }
+        let k = e.shape.box_contact(c, half, radius)?;
+        Some(Contact { point: k.point + e.offset, ..k })
     }
     #[inline]
     fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        e.shape.box_cast(center - e.offset, half, radius, motion)
+        let c = center - e.offset;
+        let r = half + radius;
+        if e.apart(c.min(c + motion) - r, c.max(c + motion) + r, r.max_element()) {
+            return None;
+        }
+        e.shape.box_cast(c, half, radius, motion)
     }
     fn bounds(&self) -> Aabb {
-        self.0.as_ref().map_or(Aabb::covering(Vec2::ZERO, Vec2::ZERO), |e| e.shape.bounds().translated(e.offset))
+        self.0
+            .as_ref()
+            .map_or(Aabb::covering(Vec2::ZERO, Vec2::ZERO), |e| Aabb::covering(e.lo, e.hi).translated(e.offset))
     }
     fn support(&self, dir: Vec2) -> f32 {
         self.0.as_ref().map_or(f32::NEG_INFINITY, |e| e.shape.support(dir) + e.offset.dot(dir))
