@@ -533,7 +533,14 @@ struct Rec {
     clips: [Vec2; 16],
     n_clips: usize,
     hit_wall: bool,
+    /// The walk met a walkable edge (see [`EDGE_TILT`]): a step-up is tried then too.
+    edge: bool,
 }
+
+/// The cosine of the tilt from `up` beyond which a walkable surface met at the end of a piece
+/// (a ledge's edge under the body's rounded part) makes the controller try a step-up: the walk
+/// along it keeps `cos^2` of its length along the ground, under half past 45 degrees.
+const EDGE_TILT: f32 = 0.94;
 
 impl Rec {
     fn clip(&mut self, n: Vec2) {
@@ -544,8 +551,8 @@ impl Rec {
     }
 }
 
-/// A floor found under the body: the floor, the point stood on and the obstacle's index.
-type FloorHit = (Floor, Vec2, usize);
+/// A floor found under the body: the floor and the obstacle's index.
+type FloorHit = (Floor, usize);
 
 /// A move in progress: the controller, its body as a mover, and the move's tolerances.
 struct Kin<'c, M> {
@@ -586,19 +593,20 @@ impl<'c, M: Mover> Kin<'c, M> {
     }
 
     /// The walkable surface nearest below the body at `p` (along `-up`, within the probe
-    /// distance), its point and the index of its obstacle. A surface the body is in (by
+    /// distance) and the index of its obstacle. A surface the body is in (by
     /// rounding, within the tolerance) counts by its contact normal, any other by the normal
     /// where a cast down first touches it: a contact of the body grown by the probe distance
     /// would report, near the end of a piece of a steep slope, a normal tilted toward `up` by
     /// up to `sqrt(2 probe / r)`, which made steep slopes walkable for round bodies.
-    fn floor<S: Shape>(&self, p: Vec2, set: &[Slot<'_, S>]) -> Option<(Floor, Vec2, usize)> {
+    fn floor<S: Shape>(&self, p: Vec2, set: &[Slot<'_, S>]) -> Option<FloorHit> {
         if !self.platformer() {
             return None;
         }
         let down = -self.up * self.probe;
-        // Every surface below: (distance down, normal, point, index); a surface the body is in
-        // counts at minus its depth.
-        let mut hits: [(f32, Vec2, Vec2, usize); 8] = [(0.0, Vec2::ZERO, Vec2::ZERO, 0); 8];
+        // Every surface below: (distance down, normal, point, index, whether the point is the
+        // body's position where a cast met it, the touched point left to find if needed); a
+        // surface the body is in counts at minus its depth.
+        let mut hits: [(f32, Vec2, Vec2, usize, bool); 8] = [(0.0, Vec2::ZERO, Vec2::ZERO, 0, false); 8];
         let mut n = 0;
         let mut first = f32::INFINITY;
         for (i, s) in set.iter().enumerate() {
@@ -606,11 +614,9 @@ impl<'c, M: Mover> Kin<'c, M> {
             // a start a spacing inside the grown shape is no entering hit, and the cast then
             // finds the end of the piece instead), as in the swept move; the rest is cast.
             let hit = if let Some(c) = self.body.contact(s, p, self.touch) {
-                (self.touch - c.depth, c.normal, c.point, i)
+                (self.touch - c.depth, c.normal, c.point, i, false)
             } else if let Some(h) = self.body.cast(s, p, down) {
-                let at = p + down * h.t;
-                let point = self.body.contact(s, at, self.skin).map_or(at, |c| c.point);
-                (h.t * self.probe, h.normal, point, i)
+                (h.t * self.probe, h.normal, p + down * h.t, i, true)
             } else {
                 continue;
             };
@@ -637,17 +643,24 @@ impl<'c, M: Mover> Kin<'c, M> {
         // it and may touch the edge of a steep ledge beside it at the same time.
         let near = first + 0.25 * self.skin;
         let face_near = first + 1.5 * self.skin;
-        let face = |h: &(f32, Vec2, Vec2, usize)| {
-            let t = h.1.perp();
+        let face = |h: &(f32, Vec2, Vec2, usize, bool)| {
             let s = &set[h.3];
-            s.support(t) > h.2.dot(t) + self.touch && s.support(-t) > -h.2.dot(t) + self.touch
+            let point = if h.4 { self.body.contact(s, h.2, self.skin).map_or(h.2, |c| c.point) } else { h.2 };
+            self.on_face(s, point, h.1)
         };
         let best = hits[..n]
             .iter()
             .filter(|h| self.walkable(h.1) && (h.0 <= near || (h.0 <= face_near && face(h))))
             .max_by(|a, b| a.1.dot(self.up).total_cmp(&b.1.dot(self.up)))?;
         let info = set[best.3].0.as_ref().map_or(ObstacleInfo::default(), |e| e.info);
-        Some((Floor { normal: best.1, id: info.id, velocity: info.velocity }, best.2, best.3))
+        Some((Floor { normal: best.1, id: info.id, velocity: info.velocity }, best.3))
+    }
+
+    /// Whether `point` of `s`, touched with normal `n`, lies inside a face (not at an end of
+    /// the piece along the surface).
+    fn on_face<S: Shape>(&self, s: &Slot<'_, S>, point: Vec2, n: Vec2) -> bool {
+        let t = n.perp();
+        s.support(t) > point.dot(t) + self.touch && s.support(-t) > -point.dot(t) + self.touch
     }
 
     /// A swept move down by `motion` that stops on the first floor it meets (no slide down a
@@ -700,6 +713,17 @@ impl<'c, M: Mover> Kin<'c, M> {
                 }
             }
             let point = body.contact(s, at, grow).map_or(at, |c| c.point);
+            if walk
+                && self.platformer()
+                && !rising
+                && self.walkable(out)
+                && out.dot(up) < EDGE_TILT
+                && !self.on_face(s, point, n)
+            {
+                // A walkable tilt met at the end of a piece: the rounded part of the body
+                // riding over a ledge's edge, which a step-up may clear.
+                rec.edge = true;
+            }
             let id = s.0.as_ref().map_or(0, |e| e.info.id);
             rec.out.note(Touch { id, normal: n, point });
             out
@@ -760,6 +784,7 @@ impl<'c, M: Mover> Kin<'c, M> {
             clips: [Vec2::ZERO; 16],
             n_clips: 0,
             hit_wall: false,
+            edge: false,
         };
         // One-way obstacles block only a body wholly on their open side at the start. `passable`
         // marks those that do not block this move (they never count as crushing either).
@@ -791,7 +816,7 @@ impl<'c, M: Mover> Kin<'c, M> {
         self.hide_inside(set, position);
         set_time(set, 1.0);
         let mut p = position;
-        let floor_idx = floor0.map(|f| f.2);
+        let floor_idx = floor0.map(|f| f.1);
         // Carried by the floor: moved with it, every other moving obstacle out of the way (the
         // pushes below handle them).
         if let Some(i) = floor_idx {
@@ -837,7 +862,7 @@ impl<'c, M: Mover> Kin<'c, M> {
             // Standing: the floor holds the body up (no creep down a walkable slope), and the
             // walk follows the floor.
             walk = lat;
-            if let Some((f, _, _)) = floor0
+            if let Some((f, _)) = floor0
                 && self.c.constant_speed_on_slopes
                 && lat != Vec2::ZERO
             {
@@ -850,11 +875,13 @@ impl<'c, M: Mover> Kin<'c, M> {
         }
         let from = p;
         p = self.sweep(p, walk, set, true, &mut rec);
-        if self.platformer() && on_floor0 && self.c.step_height > 0.0 && rec.hit_wall && lat != Vec2::ZERO {
+        if self.platformer() && on_floor0 && self.c.step_height > 0.0 && (rec.hit_wall || rec.edge) && lat != Vec2::ZERO
+        {
             let dir = lat.normalize();
             let plain = (p - from).dot(dir);
             let mut trial = rec;
             trial.hit_wall = false;
+            trial.edge = false;
             let raised = self.sweep(from, up * self.c.step_height, set, false, &mut trial);
             let rise = (raised - from).dot(up);
             let across = self.sweep(raised, lat, set, true, &mut trial);
@@ -931,9 +958,9 @@ impl<'c, M: Mover> Kin<'c, M> {
                 v -= n * into;
             }
         }
-        if let Some((f0, _, _)) = floor0
+        if let Some((f0, _)) = floor0
             && f0.velocity != Vec2::ZERO
-            && floor.is_none_or(|(f, _, _)| f.id != f0.id)
+            && floor.is_none_or(|(f, _)| f.id != f0.id)
         {
             v += f0.velocity;
         }
