@@ -533,7 +533,14 @@ struct Rec {
     clips: [Vec2; 16],
     n_clips: usize,
     hit_wall: bool,
+    /// The walk met a walkable edge (see [`EDGE_TILT`]): a step-up is tried then too.
+    edge: bool,
 }
+
+/// The cosine of the tilt from `up` beyond which a walkable surface met at the end of a piece
+/// (a ledge's edge under the body's rounded part) makes the controller try a step-up: the walk
+/// along it keeps `cos^2` of its length along the ground, under half past 45 degrees.
+const EDGE_TILT: f32 = 0.94;
 
 impl Rec {
     fn clip(&mut self, n: Vec2) {
@@ -543,6 +550,9 @@ impl Rec {
         }
     }
 }
+
+/// A floor found under the body: the floor and the obstacle's index.
+type FloorHit = (Floor, usize);
 
 /// A move in progress: the controller, its body as a mover, and the move's tolerances.
 struct Kin<'c, M> {
@@ -583,19 +593,20 @@ impl<'c, M: Mover> Kin<'c, M> {
     }
 
     /// The walkable surface nearest below the body at `p` (along `-up`, within the probe
-    /// distance), its point and the index of its obstacle. A surface the body is in (by
+    /// distance) and the index of its obstacle. A surface the body is in (by
     /// rounding, within the tolerance) counts by its contact normal, any other by the normal
     /// where a cast down first touches it: a contact of the body grown by the probe distance
     /// would report, near the end of a piece of a steep slope, a normal tilted toward `up` by
     /// up to `sqrt(2 probe / r)`, which made steep slopes walkable for round bodies.
-    fn floor<S: Shape>(&self, p: Vec2, set: &[Slot<'_, S>]) -> Option<(Floor, Vec2, usize)> {
+    fn floor<S: Shape>(&self, p: Vec2, set: &[Slot<'_, S>]) -> Option<FloorHit> {
         if !self.platformer() {
             return None;
         }
         let down = -self.up * self.probe;
-        // Every surface below: (distance down, normal, point, index); a surface the body is in
-        // counts at minus its depth.
-        let mut hits: [(f32, Vec2, Vec2, usize); 8] = [(0.0, Vec2::ZERO, Vec2::ZERO, 0); 8];
+        // Every surface below: (distance down, normal, point, index, whether the point is the
+        // body's position where a cast met it, the touched point left to find if needed); a
+        // surface the body is in counts at minus its depth.
+        let mut hits: [(f32, Vec2, Vec2, usize, bool); 8] = [(0.0, Vec2::ZERO, Vec2::ZERO, 0, false); 8];
         let mut n = 0;
         let mut first = f32::INFINITY;
         for (i, s) in set.iter().enumerate() {
@@ -603,11 +614,9 @@ impl<'c, M: Mover> Kin<'c, M> {
             // a start a spacing inside the grown shape is no entering hit, and the cast then
             // finds the end of the piece instead), as in the swept move; the rest is cast.
             let hit = if let Some(c) = self.body.contact(s, p, self.touch) {
-                (self.touch - c.depth, c.normal, c.point, i)
+                (self.touch - c.depth, c.normal, c.point, i, false)
             } else if let Some(h) = self.body.cast(s, p, down) {
-                let at = p + down * h.t;
-                let point = self.body.contact(s, at, self.skin).map_or(at, |c| c.point);
-                (h.t * self.probe, h.normal, point, i)
+                (h.t * self.probe, h.normal, p + down * h.t, i, true)
             } else {
                 continue;
             };
@@ -634,17 +643,24 @@ impl<'c, M: Mover> Kin<'c, M> {
         // it and may touch the edge of a steep ledge beside it at the same time.
         let near = first + 0.25 * self.skin;
         let face_near = first + 1.5 * self.skin;
-        let face = |h: &(f32, Vec2, Vec2, usize)| {
-            let t = h.1.perp();
+        let face = |h: &(f32, Vec2, Vec2, usize, bool)| {
             let s = &set[h.3];
-            s.support(t) > h.2.dot(t) + self.touch && s.support(-t) > -h.2.dot(t) + self.touch
+            let point = if h.4 { self.body.contact(s, h.2, self.skin).map_or(h.2, |c| c.point) } else { h.2 };
+            self.on_face(s, point, h.1)
         };
         let best = hits[..n]
             .iter()
             .filter(|h| self.walkable(h.1) && (h.0 <= near || (h.0 <= face_near && face(h))))
             .max_by(|a, b| a.1.dot(self.up).total_cmp(&b.1.dot(self.up)))?;
         let info = set[best.3].0.as_ref().map_or(ObstacleInfo::default(), |e| e.info);
-        Some((Floor { normal: best.1, id: info.id, velocity: info.velocity }, best.2, best.3))
+        Some((Floor { normal: best.1, id: info.id, velocity: info.velocity }, best.3))
+    }
+
+    /// Whether `point` of `s`, touched with normal `n`, lies inside a face (not at an end of
+    /// the piece along the surface).
+    fn on_face<S: Shape>(&self, s: &Slot<'_, S>, point: Vec2, n: Vec2) -> bool {
+        let t = n.perp();
+        s.support(t) > point.dot(t) + self.touch && s.support(-t) > -point.dot(t) + self.touch
     }
 
     /// A swept move down by `motion` that stops on the first floor it meets (no slide down a
@@ -697,6 +713,17 @@ impl<'c, M: Mover> Kin<'c, M> {
                 }
             }
             let point = body.contact(s, at, grow).map_or(at, |c| c.point);
+            if walk
+                && self.platformer()
+                && !rising
+                && self.walkable(out)
+                && out.dot(up) < EDGE_TILT
+                && !self.on_face(s, point, n)
+            {
+                // A walkable tilt met at the end of a piece: the rounded part of the body
+                // riding over a ledge's edge, which a step-up may clear.
+                rec.edge = true;
+            }
             let id = s.0.as_ref().map_or(0, |e| e.info.id);
             rec.out.note(Touch { id, normal: n, point });
             out
@@ -757,6 +784,7 @@ impl<'c, M: Mover> Kin<'c, M> {
             clips: [Vec2::ZERO; 16],
             n_clips: 0,
             hit_wall: false,
+            edge: false,
         };
         // One-way obstacles block only a body wholly on their open side at the start. `passable`
         // marks those that do not block this move (they never count as crushing either).
@@ -788,7 +816,7 @@ impl<'c, M: Mover> Kin<'c, M> {
         self.hide_inside(set, position);
         set_time(set, 1.0);
         let mut p = position;
-        let floor_idx = floor0.map(|f| f.2);
+        let floor_idx = floor0.map(|f| f.1);
         // Carried by the floor: moved with it, every other moving obstacle out of the way (the
         // pushes below handle them).
         if let Some(i) = floor_idx {
@@ -834,7 +862,7 @@ impl<'c, M: Mover> Kin<'c, M> {
             // Standing: the floor holds the body up (no creep down a walkable slope), and the
             // walk follows the floor.
             walk = lat;
-            if let Some((f, _, _)) = floor0
+            if let Some((f, _)) = floor0
                 && self.c.constant_speed_on_slopes
                 && lat != Vec2::ZERO
             {
@@ -847,11 +875,13 @@ impl<'c, M: Mover> Kin<'c, M> {
         }
         let from = p;
         p = self.sweep(p, walk, set, true, &mut rec);
-        if self.platformer() && on_floor0 && self.c.step_height > 0.0 && rec.hit_wall && lat != Vec2::ZERO {
+        if self.platformer() && on_floor0 && self.c.step_height > 0.0 && (rec.hit_wall || rec.edge) && lat != Vec2::ZERO
+        {
             let dir = lat.normalize();
             let plain = (p - from).dot(dir);
             let mut trial = rec;
             trial.hit_wall = false;
+            trial.edge = false;
             let raised = self.sweep(from, up * self.c.step_height, set, false, &mut trial);
             let rise = (raised - from).dot(up);
             let across = self.sweep(raised, lat, set, true, &mut trial);
@@ -869,21 +899,34 @@ impl<'c, M: Mover> Kin<'c, M> {
         }
         // Settle onto the floor (it was within the probe distance) or snap down to one within
         // the snap length; a drop that finds no floor is not taken.
+        // The floor found last and where (the report's floor when the body stayed there).
+        let mut known: Option<(Vec2, Option<FloorHit>)> = None;
         if self.platformer() && on_floor0 && !rec.out.stepped {
-            let near = self.floor(p, set).is_some();
+            let here = self.floor(p, set);
+            known = Some((p, here));
+            let near = here.is_some();
             let reach = if near { self.probe } else { self.c.snap_length };
             if reach > 0.0 {
                 let mut trial = rec;
                 let down = self.drop_to(p, -up * reach, set, &mut trial);
-                if self.floor(down, set).is_some() {
+                let there = self.floor(down, set);
+                if there.is_some() {
                     p = down;
                     rec = trial;
                     rec.out.snapped = !near;
+                    known = Some((p, there));
                 }
             }
         }
         // The report.
-        let floor = if rising { None } else { self.floor(p, set) };
+        let floor = if rising {
+            None
+        } else {
+            match known {
+                Some((at, f)) if at == p => f,
+                _ => self.floor(p, set),
+            }
+        };
         let grow = self.probe;
         for s in set.iter() {
             let Some(c) = self.body.contact(s, p, grow) else { continue };
@@ -915,9 +958,9 @@ impl<'c, M: Mover> Kin<'c, M> {
                 v -= n * into;
             }
         }
-        if let Some((f0, _, _)) = floor0
+        if let Some((f0, _)) = floor0
             && f0.velocity != Vec2::ZERO
-            && floor.is_none_or(|(f, _, _)| f.id != f0.id)
+            && floor.is_none_or(|(f, _)| f.id != f0.id)
         {
             v += f0.velocity;
         }
@@ -997,6 +1040,10 @@ impl HiddenMask {
 /// the current time (0: start of the frame, 1: end), and whether it blocks now.
 struct Entry<'a, S> {
     shape: &'a S,
+    /// The shape's bounds at the start of the frame, the test that lets the contacts and casts
+    /// of a body far from it skip the exact computation.
+    lo: Vec2,
+    hi: Vec2,
     info: ObstacleInfo,
     shift: Vec2,
     offset: Vec2,
@@ -1010,9 +1057,21 @@ impl<S> Clone for Entry<'_, S> {
 }
 impl<S> Copy for Entry<'_, S> {}
 
-impl<'a, S> Entry<'a, S> {
+impl<'a, S: Shape> Entry<'a, S> {
     fn new(shape: &'a S, info: ObstacleInfo, dt: f32) -> Self {
-        Self { shape, info, shift: info.velocity * dt, offset: Vec2::ZERO, solid: true }
+        let b = shape.bounds();
+        Self { shape, lo: b.min(), hi: b.max(), info, shift: info.velocity * dt, offset: Vec2::ZERO, solid: true }
+    }
+}
+
+impl<S> Entry<'_, S> {
+    /// Whether the box from `lo` to `hi` (the obstacle's frame: the offset removed) is apart
+    /// from the obstacle's bounds by more than a margin (a hundredth of the body's reach plus
+    /// a few hundred spacings of the coordinates), so no contact or cast can find it.
+    #[inline]
+    fn apart(&self, lo: Vec2, hi: Vec2, reach: f32) -> bool {
+        let m = 0.01 * reach + 1e-5 * lo.abs().max(hi.abs()).max_element();
+        lo.x > self.hi.x + m || lo.y > self.hi.y + m || hi.x < self.lo.x - m || hi.y < self.lo.y - m
     }
 }
 
@@ -1030,27 +1089,49 @@ impl<S: Shape> Shape for Slot<'_, S> {
     #[inline]
     fn disk_contact(&self, center: Vec2, radius: f32) -> Option<Contact> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        let c = e.shape.disk_contact(center - e.offset, radius)?;
-        Some(Contact { point: c.point + e.offset, ..c })
+        let c = center - e.offset;
+        let r = Vec2::splat(radius);
+        if e.apart(c - r, c + r, radius) {
+            return None;
+        }
+        let k = e.shape.disk_contact(c, radius)?;
+        Some(Contact { point: k.point + e.offset, ..k })
     }
     #[inline]
     fn disk_cast(&self, center: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        e.shape.disk_cast(center - e.offset, radius, motion)
+        let c = center - e.offset;
+        let r = Vec2::splat(radius);
+        if e.apart(c.min(c + motion) - r, c.max(c + motion) + r, radius) {
+            return None;
+        }
+        e.shape.disk_cast(c, radius, motion)
     }
     #[inline]
     fn box_contact(&self, center: Vec2, half: Vec2, radius: f32) -> Option<Contact> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        let c = e.shape.box_contact(center - e.offset, half, radius)?;
-        Some(Contact { point: c.point + e.offset, ..c })
+        let c = center - e.offset;
+        let r = half + radius;
+        if e.apart(c - r, c + r, r.max_element()) {
+            return None;
+        }
+        let k = e.shape.box_contact(c, half, radius)?;
+        Some(Contact { point: k.point + e.offset, ..k })
     }
     #[inline]
     fn box_cast(&self, center: Vec2, half: Vec2, radius: f32, motion: Vec2) -> Option<Hit> {
         let e = self.0.as_ref().filter(|e| e.solid)?;
-        e.shape.box_cast(center - e.offset, half, radius, motion)
+        let c = center - e.offset;
+        let r = half + radius;
+        if e.apart(c.min(c + motion) - r, c.max(c + motion) + r, r.max_element()) {
+            return None;
+        }
+        e.shape.box_cast(c, half, radius, motion)
     }
     fn bounds(&self) -> Aabb {
-        self.0.as_ref().map_or(Aabb::covering(Vec2::ZERO, Vec2::ZERO), |e| e.shape.bounds().translated(e.offset))
+        self.0
+            .as_ref()
+            .map_or(Aabb::covering(Vec2::ZERO, Vec2::ZERO), |e| Aabb::covering(e.lo, e.hi).translated(e.offset))
     }
     fn support(&self, dir: Vec2) -> f32 {
         self.0.as_ref().map_or(f32::NEG_INFINITY, |e| e.shape.support(dir) + e.offset.dot(dir))
