@@ -4,10 +4,10 @@
 //! decoded at start. The synthesiser gives the same samples on every platform, so a committed
 //! `.bpk` file decodes to exactly what [`synthesise`] makes; a test checks it.
 
+use lore_bitpack_audio::Audio;
 use lore_bitpack_audio::synth::{Note, Wave, note};
-use lore_bitpack_audio::{Audio, Limits, decode_with_limits};
 
-use lore_bitpack_audio::mix::{MixError, Mixer};
+use lore_bitpack_audio::mix::{ClipError, Mixer, decode_clip};
 
 /// Sample rate of every effect.
 pub const SAMPLE_RATE: u32 = 22_050;
@@ -91,50 +91,25 @@ pub fn synthesise(effect: Effect) -> Audio {
     lore_bitpack_audio::synth::synthesise(&score(effect), SAMPLE_RATE)
 }
 
-/// Why the effects could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum SoundError {
-    /// An asset did not decode.
-    #[error("sound {name}: {source}")]
-    Decode {
-        /// The asset.
-        name: &'static str,
-        /// Why.
-        source: lore_bitpack_audio::Error,
-    },
-    /// An asset decoded to something the mixer cannot play.
-    #[error("sound {name}: {source}")]
-    Format {
-        /// The asset.
-        name: &'static str,
-        /// Why.
-        source: MixError,
-    },
-    /// The mixer could not be set up.
-    #[error("sound mixer: {0}")]
-    Mixer(#[source] MixError),
-}
+/// Why the effects could not be loaded (every message names the asset).
+pub type SoundError = ClipError;
 
 /// Decodes one `.bpk` effect, refusing one longer than [`MAX_EFFECT_SAMPLES`].
 ///
 /// # Errors
-/// [`SoundError::Decode`] for a truncated or corrupt file.
+/// [`ClipError::Decode`] for a truncated or corrupt file.
 pub fn decode_effect(name: &'static str, bytes: &[u8]) -> Result<Audio, SoundError> {
-    decode_with_limits(bytes, Limits::samples(MAX_EFFECT_SAMPLES)).map_err(|source| SoundError::Decode { name, source })
+    decode_clip(name, bytes, MAX_EFFECT_SAMPLES)
 }
 
 /// A mixer holding every effect (clip `i` is `Effect::ALL[i]`), decoded from the shipped assets.
 ///
 /// # Errors
-/// [`SoundError`] when an asset does not decode or is not mono at [`SAMPLE_RATE`], or for a
-/// voice count the mixer refuses (0 or above [`lore_bitpack_audio::mix::MAX_VOICES`]).
+/// [`ClipError`] when an asset does not decode or is not mono at [`SAMPLE_RATE`], or for a
+/// voice count the mixer refuses.
 pub fn effects_mixer(voices: usize) -> Result<Mixer, SoundError> {
-    let mut mixer = Mixer::new(SAMPLE_RATE, voices).map_err(SoundError::Mixer)?;
-    for effect in Effect::ALL {
-        let audio = decode_effect(effect.file_name(), effect.asset())?;
-        mixer.add_clip(&audio).map_err(|source| SoundError::Format { name: effect.file_name(), source })?;
-    }
-    Ok(mixer)
+    let clips = Effect::ALL.map(|e| (e.file_name(), e.asset()));
+    Mixer::from_encoded(SAMPLE_RATE, voices, &clips, MAX_EFFECT_SAMPLES)
 }
 
 /// The clip index of `effect` in [`effects_mixer`].

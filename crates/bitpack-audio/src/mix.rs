@@ -21,7 +21,7 @@
 
 use alloc::vec::Vec;
 
-use crate::Audio;
+use crate::{Audio, Limits, decode_with_limits};
 
 /// The most voices a [`Mixer`] may have.
 pub const MAX_VOICES: usize = 256;
@@ -62,6 +62,41 @@ pub enum MixError {
         /// Clips the mixer holds.
         count: usize,
     },
+}
+
+/// Why a set of encoded clips could not be loaded into a mixer ([`Mixer::from_encoded`]).
+/// Every message starts with the clip's name (`sound NAME: ...`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClipError {
+    /// A clip did not decode (truncated, corrupt, or past the sample cap).
+    #[error("sound {name}: {source}")]
+    Decode {
+        /// The clip's name.
+        name: &'static str,
+        /// Why.
+        source: crate::Error,
+    },
+    /// A clip decoded to something the mixer cannot play (not mono, another rate).
+    #[error("sound {name}: {source}")]
+    Format {
+        /// The clip's name.
+        name: &'static str,
+        /// Why.
+        source: MixError,
+    },
+    /// The mixer itself was refused (its voice count or rate).
+    #[error("sound mixer: {0}")]
+    Mixer(#[source] MixError),
+}
+
+/// Decodes one encoded (`.bpk`) clip called `name`, refusing one of more than `max_samples`
+/// samples before decoding it.
+///
+/// # Errors
+/// [`ClipError::Decode`] for a truncated or corrupt file, or one past the cap.
+pub fn decode_clip(name: &'static str, bytes: &[u8], max_samples: u64) -> Result<Audio, ClipError> {
+    decode_with_limits(bytes, Limits::samples(max_samples)).map_err(|source| ClipError::Decode { name, source })
 }
 
 /// One clip playing.
@@ -115,6 +150,41 @@ impl Mixer {
     #[must_use]
     pub fn clip_count(&self) -> usize {
         self.clips.len()
+    }
+
+    /// A mixer of `voices` voices at `sample_rate` holding the encoded (`.bpk`) clips `clips`
+    /// (name and bytes; clip `i` is `clips[i]`), each decoded with at most `max_samples`
+    /// samples: a game's sound effects, shipped as assets, in one call.
+    ///
+    /// # Errors
+    /// [`ClipError::Mixer`] for a voice count or rate [`Mixer::new`] refuses;
+    /// [`ClipError::Decode`] or [`ClipError::Format`] for the first clip that does not decode
+    /// or is not mono at `sample_rate`.
+    ///
+    /// ```
+    /// use lore_bitpack_audio::mix::{ClipError, Mixer};
+    /// use lore_bitpack_audio::{Audio, Settings, encode};
+    ///
+    /// let beep = encode(&Audio { sample_rate: 8000, channels: 1, bits: 16, samples: vec![900; 400] }, Settings::default())?;
+    /// let mut mixer = Mixer::from_encoded(8000, 4, &[("beep.bpk", &beep)], 8000)?;
+    /// assert_eq!(mixer.clip_count(), 1);
+    /// assert!(mixer.play(0, 1.0)?);
+    /// let cut = Mixer::from_encoded(8000, 4, &[("beep.bpk", &beep[..10])], 8000).unwrap_err();
+    /// assert!(matches!(cut, ClipError::Decode { name: "beep.bpk", .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_encoded(
+        sample_rate: u32,
+        voices: usize,
+        clips: &[(&'static str, &[u8])],
+        max_samples: u64,
+    ) -> Result<Self, ClipError> {
+        let mut mixer = Mixer::new(sample_rate, voices).map_err(ClipError::Mixer)?;
+        for &(name, bytes) in clips {
+            let audio = decode_clip(name, bytes, max_samples)?;
+            mixer.add_clip(&audio).map_err(|source| ClipError::Format { name, source })?;
+        }
+        Ok(mixer)
     }
 
     /// Adds a decoded clip (copying its samples); returns its index for [`Mixer::play`].
