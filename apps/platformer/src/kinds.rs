@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use lore_reflect::{Limits, Reflect, Registry, StrictError, load_strict, thing_value};
+use lore_reflect::{FileError, Limits, Reflect, Registry, StrictError, load_strict, read_capped, thing_value};
 
 /// The kinds file shipped with the game, compiled in.
 pub const DEFAULT_KINDS_XML: &str = include_str!("../assets/kinds.xml");
@@ -92,24 +92,9 @@ pub struct Kinds {
 /// Why a kinds file was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum KindsError {
-    /// The file could not be read.
-    #[error("kinds file {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The file is larger than [`MAX_KINDS_BYTES`].
-    #[error("kinds file {path}: {len} bytes, more than the {max} allowed")]
-    TooLarge {
-        /// The file.
-        path: String,
-        /// Its size.
-        len: u64,
-        /// The cap.
-        max: u64,
-    },
+    /// The file could not be read, or is larger than [`MAX_KINDS_BYTES`].
+    #[error("kinds file {0}")]
+    File(#[from] FileError),
     /// The document is malformed or lacks a thing.
     #[error("kinds: {0}")]
     Document(#[from] StrictError),
@@ -171,14 +156,9 @@ impl Kinds {
     /// Reads a kinds file (at most [`MAX_KINDS_BYTES`]).
     ///
     /// # Errors
-    /// [`KindsError::Io`], [`KindsError::TooLarge`], or as [`Kinds::from_xml`].
+    /// [`KindsError::File`], or as [`Kinds::from_xml`].
     pub fn load(path: &Path) -> Result<Self, KindsError> {
-        let shown = path.display().to_string();
-        let len = std::fs::metadata(path).map_err(|source| KindsError::Io { path: shown.clone(), source })?.len();
-        if len > MAX_KINDS_BYTES {
-            return Err(KindsError::TooLarge { path: shown, len, max: MAX_KINDS_BYTES });
-        }
-        let text = std::fs::read_to_string(path).map_err(|source| KindsError::Io { path: shown, source })?;
+        let text = read_capped(path, MAX_KINDS_BYTES)?;
         Self::from_xml(&text)
     }
 

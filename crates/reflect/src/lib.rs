@@ -135,7 +135,7 @@ pub use serde_reflect::{
     ReflectDeserializer, ReflectSerializer, TypedReflectDeserializer, TypedReflectSerializer, deserialize_into,
 };
 #[cfg(feature = "xml")]
-pub use strict::{StrictError, load_strict, thing_value};
+pub use strict::{FileError, StrictError, load_strict, read_capped, thing_value};
 #[cfg(feature = "xml")]
 pub use xml::{Limits, LoadError, SaveError};
 

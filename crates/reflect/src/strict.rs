@@ -120,3 +120,42 @@ pub fn thing_value<T: Reflect + Clone + 'static>(doc: &Document, name: &str) -> 
         found: thing.kind(),
     })
 }
+
+/// Why a document file could not be read ([`read_capped`]).
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file, as shown to a user.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is larger than the cap.
+    #[error("{path}: {len} bytes, more than the {max} allowed")]
+    TooLarge {
+        /// The file, as shown to a user.
+        path: String,
+        /// Its size.
+        len: u64,
+        /// The cap.
+        max: u64,
+    },
+}
+
+/// Reads a document file (a game's kinds, a level) whole as text, refusing one larger than
+/// `max_bytes` before reading it: a file a user hands the program cannot make it read
+/// gigabytes. Hand the text to [`load_strict`].
+///
+/// # Errors
+/// [`FileError::TooLarge`] past the cap, [`FileError::Io`] for a missing or unreadable file or
+/// one that is not UTF-8.
+pub fn read_capped(path: &std::path::Path, max_bytes: u64) -> Result<String, FileError> {
+    let shown = || alloc::string::ToString::to_string(&path.display());
+    let len = std::fs::metadata(path).map_err(|source| FileError::Io { path: shown(), source })?.len();
+    if len > max_bytes {
+        return Err(FileError::TooLarge { path: shown(), len, max: max_bytes });
+    }
+    std::fs::read_to_string(path).map_err(|source| FileError::Io { path: shown(), source })
+}

@@ -94,3 +94,19 @@ fn limits_apply() {
     let err = load_strict(typo, &registry(), &none).unwrap_err();
     assert!(matches!(err, StrictError::Unchecked { kept: 0, omitted: 1 }), "{err}");
 }
+
+#[test]
+fn read_capped_reads_a_file_refuses_a_larger_one_and_names_a_missing_one() {
+    let dir = std::env::temp_dir().join(format!("lore-reflect-read-capped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kinds.xml");
+    std::fs::write(&file, "<things/>").unwrap();
+    assert_eq!(lore_reflect::read_capped(&file, 9).unwrap(), "<things/>");
+    let err = lore_reflect::read_capped(&file, 8).unwrap_err();
+    assert!(matches!(err, lore_reflect::FileError::TooLarge { len: 9, max: 8, .. }), "{err:?}");
+    assert!(err.to_string().ends_with("kinds.xml: 9 bytes, more than the 8 allowed"), "{err}");
+    let missing = dir.join("missing.xml");
+    let err = lore_reflect::read_capped(&missing, 100).unwrap_err();
+    assert!(matches!(err, lore_reflect::FileError::Io { .. }) && err.to_string().contains("missing.xml"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
