@@ -91,7 +91,7 @@ pub use edit::{Changes, Edit, EditError};
 /// The egui this crate draws with, re-exported so callers match its version.
 pub use egui;
 
-use lore_reflect::{Reflect, Thing};
+use lore_reflect::{Reflect, Registry, Thing};
 use widgets::{FieldState, Pass};
 
 /// An inspector: a name for the widgets' state (text being typed, the last refusal of each
@@ -257,6 +257,93 @@ fn is_param(thing: &Thing, name: &str) -> bool {
         lore_reflect::Shape::Struct(s) => s.index_of(name).is_some(),
         _ => name == lore_reflect::VALUE_PARAM,
     }
+}
+
+/// One named part of a value shown by [`parts_panel`] (a thing of a game's kinds): its name and
+/// how to reach it.
+pub type Part<T> = (&'static str, fn(&mut T) -> &mut dyn Reflect);
+
+/// Applies `edits` to the part named `name` of a copy of `value`, all or nothing: the edited
+/// copy must pass `check` (the game's ranges; handing it to the running game), or it is
+/// dropped. Returns the edited copy and what changed; with no change, `check` is not called.
+///
+/// # Errors
+/// [`EditError::Refused`] for an unknown part or a copy `check` refuses (its reason, at the
+/// first edited path); the errors of [`edit::apply`] for an edit that does not apply.
+///
+/// ```
+/// use lore_reflect::Reflect;
+/// use lore_reflect_egui::{Edit, Part, edit_part};
+///
+/// #[derive(Reflect, Clone, Debug, Default)]
+/// struct Enemy { speed: f32 }
+/// #[derive(Clone, Debug, Default)]
+/// struct Kinds { bat: Enemy }
+///
+/// const PARTS: [Part<Kinds>; 1] = [("bat", |k| &mut k.bat)];
+/// let kinds = Kinds::default();
+/// let fast = [Edit::Number { path: "speed".into(), value: 30.0 }];
+/// let refused = edit_part(&kinds, &PARTS, "bat", &fast, |k| {
+///     if k.bat.speed > 20.0 { Err("at most 20".to_owned()) } else { Ok(()) }
+/// });
+/// assert!(refused.unwrap_err().to_string().contains("at most 20"));
+/// let (edited, changes) = edit_part(&kinds, &PARTS, "bat", &fast, |_| Ok(())).unwrap();
+/// assert_eq!((edited.bat.speed, changes.paths().len()), (30.0, 1));
+/// ```
+pub fn edit_part<T: Clone>(
+    value: &T,
+    parts: &[Part<T>],
+    name: &str,
+    edits: &[Edit],
+    check: impl FnOnce(&T) -> Result<(), String>,
+) -> Result<(T, Changes), EditError> {
+    let Some(&(_, part_of)) = parts.iter().find(|(part, _)| *part == name) else {
+        let path = edits.first().map_or_else(String::new, |e| e.path().to_owned());
+        return Err(EditError::Refused { path, reason: format!("no part named {name:?}") });
+    };
+    let mut edited = value.clone();
+    let changes = edit::apply(part_of(&mut edited), edits)?;
+    if let Some(first) = changes.paths().first() {
+        check(&edited).map_err(|reason| EditError::Refused { path: first.clone(), reason })?;
+    }
+    Ok((edited, changes))
+}
+
+/// One collapsible block per part of `value` (a game's live kinds), its fields laid out from
+/// reflection and the kind's docs (from `registry`) on hover; edits of a part go to `apply`
+/// (typically [`edit_part`] and a store), and each block reports the answer beside its
+/// fields. Returns `None` when nothing was edited this frame, `Some(None)` when the edits were
+/// taken, `Some(Some(reason))` when `apply` refused them.
+pub fn parts_panel<T: Clone>(
+    ui: &mut egui::Ui,
+    id_salt: &str,
+    value: &T,
+    parts: &[Part<T>],
+    registry: &Registry,
+    mut apply: impl FnMut(&str, &[Edit]) -> Result<Changes, EditError>,
+) -> Option<Option<String>> {
+    let mut outcome = None;
+    for &(name, part_of) in parts {
+        let mut shown = value.clone();
+        let part = part_of(&mut shown);
+        let kind = part.type_info().name;
+        let docs = registry.kind(kind).map_or("", |k| k.info().docs);
+        let inspector = Inspector::new((id_salt, name));
+        let mut edits = Vec::new();
+        let header = egui::CollapsingHeader::new(format!("{name}  ({kind})"))
+            .id_salt((id_salt, name))
+            .default_open(true)
+            .show(ui, |ui| edits = inspector.edits(ui, part));
+        if !docs.is_empty() {
+            header.header_response.on_hover_text(docs);
+        }
+        if !edits.is_empty() {
+            let result = apply(name, &edits);
+            inspector.report(ui.ctx(), &edits, &result);
+            outcome = Some(result.err().map(|e| format!("{name}: {e}")));
+        }
+    }
+    outcome
 }
 
 /// The README's examples, compiled and run as doctests so they cannot rot.

@@ -1,17 +1,13 @@
 //! The kinds inspector in the window's side panel: the live kinds, edited through
 //! lore-reflect-egui, all or nothing.
 
-use lore_reflect::Reflect;
-use lore_reflect_egui::{Changes, Edit, EditError, Inspector};
+use lore_reflect_egui::{Changes, Edit, EditError, Part, edit_part, parts_panel};
 
 use super::Platformer;
 use crate::kinds::Kinds;
 
-/// How the inspector reaches one thing of the kinds document.
-type ThingOf = fn(&mut Kinds) -> &mut dyn Reflect;
-
 /// The things of the kinds document, by name, in the inspector's order.
-const THINGS: [(&str, ThingOf); 4] = [
+const THINGS: [Part<Kinds>; 4] = [
     ("player", |k| &mut k.player),
     ("walker", |k| &mut k.walker),
     ("guard", |k| &mut k.guard),
@@ -47,18 +43,14 @@ impl Platformer {
     /// The refused edit (a path that does not exist, a value out of the game's range), with the
     /// kinds left as they were.
     pub fn edit_kinds(&mut self, thing: &str, edits: &[Edit]) -> Result<Changes, EditError> {
-        let Some(&(_, thing_of)) = THINGS.iter().find(|(name, _)| *name == thing) else {
-            let path = edits.first().map_or_else(String::new, |e| e.path().to_owned());
-            return Err(EditError::Refused { path, reason: format!("the kinds have no thing named {thing:?}") });
-        };
-        let mut kinds = self.kinds.clone();
-        let changes = lore_reflect_egui::edit::apply(thing_of(&mut kinds), edits)?;
-        let Some(first) = changes.paths().first() else { return Ok(changes) };
-        let refused = |reason: String| EditError::Refused { path: first.clone(), reason };
-        kinds.validate().map_err(|e| refused(e.to_string()))?;
-        if let Some(game) = self.game.as_mut() {
-            game.set_kinds(kinds.clone()).map_err(|e| refused(e.to_string()))?;
-        }
+        let game = &mut self.game;
+        let (kinds, changes) = edit_part(&self.kinds, &THINGS, thing, edits, |kinds| {
+            kinds.validate().map_err(|e| e.to_string())?;
+            match game.as_mut() {
+                Some(game) => game.set_kinds(kinds.clone()).map_err(|e| e.to_string()),
+                None => Ok(()),
+            }
+        })?;
         self.kinds = kinds;
         Ok(changes)
     }
@@ -74,34 +66,12 @@ impl Platformer {
             .small()
             .weak(),
         );
-        let registry = Kinds::registry();
-        let mut refused = None;
-        for (name, thing_of) in THINGS {
-            let mut shown = self.kinds.clone();
-            let value = thing_of(&mut shown);
-            let kind = value.type_info().name;
-            let docs = registry.kind(kind).map_or("", |k| k.info().docs);
-            let inspector = Inspector::new(("platformer kinds", name));
-            let mut edits = Vec::new();
-            let header = egui::CollapsingHeader::new(format!("{name}  ({kind})"))
-                .id_salt(("platformer kinds", name))
-                .default_open(true)
-                .show(ui, |ui| edits = inspector.edits(ui, value));
-            if !docs.is_empty() {
-                header.header_response.on_hover_text(docs);
-            }
-            if !edits.is_empty() {
-                let result = self.edit_kinds(name, &edits);
-                inspector.report(ui.ctx(), &edits, &result);
-                if let Err(e) = result {
-                    refused = Some(format!("{name}: {e}"));
-                } else {
-                    self.inspector_error = None;
-                }
-            }
-        }
-        if refused.is_some() {
-            self.inspector_error = refused;
+        let kinds = self.kinds.clone();
+        let salt = "platformer kinds";
+        if let Some(result) =
+            parts_panel(ui, salt, &kinds, &THINGS, &Kinds::registry(), |name, edits| self.edit_kinds(name, edits))
+        {
+            self.inspector_error = result;
         }
         if let Some(e) = &self.inspector_error {
             ui.colored_label(ui.visuals().error_fg_color, format!("refused, values kept: {e}"));
