@@ -109,8 +109,8 @@ impl DiskPairs {
     }
 }
 
-/// Disk pair tests on a GPU: one [`QueryBatch`] of pair queries per call, one submission, one
-/// read-back; the sprites are uploaded again only when the radii change.
+/// Disk pair tests on a GPU: one [`QueryBatch`](crate::QueryBatch) of pair queries per call,
+/// one submission, one read-back; the sprites are uploaded again only when the radii change.
 #[cfg(feature = "gpu")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 #[derive(Debug)]
